@@ -1,0 +1,114 @@
+import type { ExecutionContext } from "../context/context.ts";
+import { type Limits, resolveLimits } from "../context/limits.ts";
+import type { RequestIdOptions } from "../context/request-id.ts";
+import { Router, type Scope } from "../router/create-router.ts";
+import { RouteTable, WS_METHOD } from "../router/route-table.ts";
+import { bunWebSocketHandlers } from "../ws/shims.ts";
+import type { AppRoute, AppState, ErrorHandler, Logger, NotFoundHandler } from "./app-state.ts";
+import { dispatch } from "./dispatch.ts";
+
+/** Options of {@link createApp}. Every one has a safe default. */
+export interface AppOptions {
+  /** Show the message and stack of unexpected errors in 500 responses (development only). Default `false`. */
+  readonly verbose?: boolean;
+  /** Request id handling. Default: a new UUID v4 per request, sent back as `X-Request-Id`. */
+  readonly requestId?: RequestIdOptions;
+  /** Overrides of the safe limits (body size, nesting, counts…). */
+  readonly limits?: Partial<Limits>;
+  /** Where failures are reported. Default: `console`. */
+  readonly logger?: Logger;
+}
+
+const consoleLogger: Logger = { error: (message, error) => console.error(message, error) };
+
+/** A Portico application: a router plus the request cycle, runnable on any Fetch-API runtime. */
+export class App<TEnv = unknown> extends Router<TEnv> {
+  readonly #state: AppState;
+
+  /**
+   * Handles a request: `export default app` on Workers and Bun, `Deno.serve(app.fetch)` on Deno.
+   * Bound, so it can be passed around on its own. Never rejects.
+   */
+  readonly fetch: (request: Request, env?: TEnv, executionContext?: ExecutionContext) => Promise<Response>;
+
+  /** Bun's websocket handlers (`Bun.serve(app)` and `export default app` pick them up). */
+  readonly websocket: typeof bunWebSocketHandlers = bunWebSocketHandlers;
+
+  constructor(options: AppOptions = {}) {
+    const table = new RouteTable<AppRoute>();
+    const root: Scope = { middleware: [] };
+    const state: AppState = {
+      table,
+      root,
+      verbose: options.verbose === true,
+      trustIncomingId: options.requestId?.trustIncoming === true,
+      idHeader: (options.requestId?.header ?? "X-Request-Id").toLowerCase(),
+      limits: resolveLimits(options.limits),
+      logger: options.logger ?? consoleLogger,
+      errorHandler: undefined,
+      notFoundHandler: undefined,
+      hasWebSockets: false,
+    };
+    super("", [], root, (record) => {
+      table.add(record.method, record.path, { handler: record.handler, scopes: record.scopes });
+      if (record.method === WS_METHOD) state.hasWebSockets = true;
+    });
+    this.#state = state;
+    this.fetch = (request, env, executionContext) => dispatch(state, request, env, executionContext);
+  }
+
+  /**
+   * Customises error responses. Return a `Response` or a view; return nothing to keep the default.
+   *
+   * @example
+   * app.onError((error, ctx) => (error instanceof Teapot ? new Response("short and stout", { status: 418 }) : undefined));
+   */
+  onError(handler: ErrorHandler<TEnv>): this {
+    this.#state.errorHandler = handler as ErrorHandler<never>;
+    return this;
+  }
+
+  /**
+   * Answers requests that match no route (status preset to 404), like a block route.
+   *
+   * @example
+   * app.notFound((ctx) => { ctx.response.write(`Nothing at ${ctx.request.path}`); });
+   */
+  notFound(handler: NotFoundHandler<TEnv>): this {
+    this.#state.notFoundHandler = handler as NotFoundHandler<never>;
+    return this;
+  }
+
+  /**
+   * Dispatches a request in-process, without a server (for tests).
+   *
+   * @example
+   * const res = await app.request("/users/42", { headers: { accept: "application/json" } });
+   */
+  request(input: string | Request, init?: RequestInit, env?: TEnv): Promise<Response> {
+    const request =
+      typeof input === "string"
+        ? new Request(
+            /^https?:\/\//.test(input)
+              ? input
+              : `http://localhost${input.startsWith("/") ? "" : "/"}${input}`,
+            init,
+          )
+        : init === undefined
+          ? input
+          : new Request(input, init);
+    return this.fetch(request, env);
+  }
+}
+
+/**
+ * Creates an app.
+ *
+ * @example
+ * const app = createApp();
+ * app.get("/", (ctx) => { ctx.response.write("Hello"); });
+ * export default app;
+ */
+export function createApp<TEnv = unknown>(options?: AppOptions): App<TEnv> {
+  return new App<TEnv>(options);
+}

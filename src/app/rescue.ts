@@ -1,0 +1,57 @@
+import type { Context } from "../context/context.ts";
+import { isHttpError } from "../errors/http-error.ts";
+import { isErrorStatus, renderError } from "../errors/render-error.ts";
+import { isView } from "../view/define-view.ts";
+import type { AppState } from "./app-state.ts";
+
+/**
+ * Turns an error thrown while handling a request into the response to send: the app's `onError`
+ * handler first (if any), else the default rendering. Never throws.
+ */
+export async function rescue(state: AppState, ctx: Context, error: unknown): Promise<void> {
+  ctx.error = error;
+  const response = ctx.response;
+  response.view = undefined;
+  response.raw = undefined;
+  if (state.errorHandler) {
+    response.status = isHttpError(error) && isErrorStatus(error.code) ? error.code : 500;
+    try {
+      let result = (state.errorHandler as (error: unknown, ctx: Context) => unknown)(error, ctx);
+      if (result instanceof Promise) result = await result;
+      if (result instanceof Response) {
+        response.raw = result;
+        return;
+      }
+      if (isView(result)) {
+        response.view = result;
+        return;
+      }
+    } catch (handlerError) {
+      state.logger.error(`[portico] onError handler failed for request ${ctx.request.id}`, handlerError);
+    }
+  }
+  response.raw = defaultErrorResponse(state, ctx, error);
+}
+
+/** The default error response; logs anything that is not a declared HTTP error. */
+export function defaultErrorResponse(state: AppState, ctx: Context, error: unknown): Response {
+  if (!(isHttpError(error) && isErrorStatus(error.code))) {
+    state.logger.error(`[portico] request ${ctx.request.id} failed`, error);
+  }
+  try {
+    const rendered = renderError(error, ctx.request.headers.get("accept"), ctx.request.id, state.verbose);
+    const headers: Record<string, string> = { "content-type": rendered.contentType, ...rendered.headers };
+    return new Response(rendered.body, { status: rendered.status, headers });
+  } catch (renderFailure) {
+    state.logger.error(`[portico] rendering the error of request ${ctx.request.id} failed`, renderFailure);
+    return lastResortResponse();
+  }
+}
+
+/** A 500 that cannot fail to build. */
+export function lastResortResponse(): Response {
+  return new Response("500 Internal Server Error", {
+    status: 500,
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  });
+}

@@ -1,0 +1,64 @@
+import type { Context } from "../context/context.ts";
+import type { Scope } from "../router/create-router.ts";
+import type { Middleware } from "../router/handler.ts";
+import { isView } from "../view/define-view.ts";
+import type { AppState } from "./app-state.ts";
+import { rescue } from "./rescue.ts";
+
+/** The innermost step of a chain: the route's handler, or what answers an unmatched request. */
+export type Terminal = (ctx: Context) => unknown;
+
+/**
+ * Runs a step and records what it returned: a `Response` is sent as is, a view is rendered (unless
+ * one is already set). An error becomes the error response right here, so that the middleware
+ * around it still runs and sees `ctx.error`; the returned promise never rejects.
+ */
+export async function runStep(state: AppState, ctx: Context, step: Terminal): Promise<void> {
+  try {
+    let result = step(ctx);
+    if (result instanceof Promise) result = await result;
+    record(ctx, result);
+  } catch (error) {
+    await rescue(state, ctx, error);
+  }
+}
+
+/** Runs middleware (the scopes' lists, outermost first) around a terminal step. */
+export function runChain(
+  state: AppState,
+  ctx: Context,
+  scopes: readonly Scope[],
+  terminal: Terminal,
+): Promise<void> {
+  return runFrom(state, ctx, scopes, 0, 0, terminal);
+}
+
+function runFrom(
+  state: AppState,
+  ctx: Context,
+  scopes: readonly Scope[],
+  scopeIndex: number,
+  index: number,
+  terminal: Terminal,
+): Promise<void> {
+  let s = scopeIndex;
+  let i = index;
+  while (s < scopes.length && i >= scopes[s]!.middleware.length) {
+    s++;
+    i = 0;
+  }
+  if (s === scopes.length) return runStep(state, ctx, terminal);
+  const middleware = scopes[s]!.middleware[i] as Middleware;
+  let called = false;
+  const next = (): Promise<void> => {
+    if (called) return Promise.reject(new Error("next() was called more than once by one middleware"));
+    called = true;
+    return runFrom(state, ctx, scopes, s, i + 1, terminal);
+  };
+  return runStep(state, ctx, (c) => middleware(c, next));
+}
+
+function record(ctx: Context, result: unknown): void {
+  if (result instanceof Response) ctx.response.raw = result;
+  else if (isView(result) && ctx.response.view === undefined) ctx.response.view = result;
+}

@@ -1,0 +1,93 @@
+import { defaultLimits, type Limits } from "./limits.ts";
+import { RequestInfo, type RequestTarget } from "./request-info.ts";
+import { ResponseState } from "./response-state.ts";
+
+/** What Workers (and other hosts) pass to `fetch` as the third argument. */
+export interface ExecutionContext {
+  waitUntil(promise: Promise<unknown>): void;
+  passThroughOnException?(): void;
+}
+
+/** Everything a handler gets for one request. */
+export class Context<TEnv = unknown> {
+  /** The request: raw `Request`, method, url, path, query, headers, path params and id. */
+  readonly request: RequestInfo;
+  /** The response being built: status, headers, view and body. */
+  readonly response: ResponseState = new ResponseState();
+  /** The runtime's bindings (Workers `env`; `undefined` elsewhere unless the adapter passes some). */
+  readonly env: TEnv;
+  /** The app's limits, which params parsing and websockets enforce. */
+  readonly limits: Limits;
+  /** The error being rescued, once one was thrown (middleware can see it after `await next()`). */
+  error: unknown = undefined;
+  readonly #executionContext: ExecutionContext | undefined;
+  #state: Record<string, unknown> | undefined = undefined;
+
+  constructor(
+    request: RequestInfo,
+    env: TEnv,
+    executionContext: ExecutionContext | undefined,
+    limits: Limits,
+  ) {
+    this.request = request;
+    this.env = env;
+    this.#executionContext = executionContext;
+    this.limits = limits;
+  }
+
+  /** Per-request data for middleware and handlers to share. */
+  get state(): Record<string, unknown> {
+    this.#state ??= {};
+    return this.#state;
+  }
+
+  /** Keeps work going after the response is sent (Workers' `waitUntil`; elsewhere the promise just runs). */
+  waitUntil(promise: Promise<unknown>): void {
+    if (this.#executionContext) this.#executionContext.waitUntil(promise);
+    else
+      promise.catch((error: unknown) => {
+        console.error(`[portico] waitUntil task of request ${this.request.id} failed:`, error);
+      });
+  }
+}
+
+/** Options for {@link createContext}. */
+export interface CreateContextOptions<TEnv = unknown> {
+  /** The path parameters (already decoded), as the router would set them. */
+  readonly pathParams?: Record<string, string>;
+  /** Runtime bindings. */
+  readonly env?: TEnv;
+  /** The request id; a random UUID v4 when left out. */
+  readonly id?: string;
+  /** Limits; the safe defaults when left out. */
+  readonly limits?: Limits;
+  /** The host's execution context (Workers). */
+  readonly executionContext?: ExecutionContext;
+}
+
+/**
+ * Builds a context outside of a server, to run an endpoint directly in a test.
+ *
+ * @example
+ * const ctx = createContext(new Request("http://localhost/users/42"), { pathParams: { id: "42" } });
+ * const view = await GetUser.call(ctx);
+ */
+export function createContext<TEnv = unknown>(
+  request: Request,
+  options: CreateContextOptions<TEnv> = {},
+): Context<TEnv> {
+  const info = new RequestInfo(request, options.id ?? crypto.randomUUID(), options.pathParams ?? {});
+  return new Context(info, options.env as TEnv, options.executionContext, options.limits ?? defaultLimits);
+}
+
+/** Builds the context for a request the app is dispatching (the target was already split for routing). */
+export function contextFor<TEnv>(
+  request: Request,
+  target: RequestTarget,
+  id: string,
+  env: TEnv,
+  executionContext: ExecutionContext | undefined,
+  limits: Limits,
+): Context<TEnv> {
+  return new Context(new RequestInfo(request, id, {}, target), env, executionContext, limits);
+}

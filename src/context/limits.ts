@@ -1,0 +1,40 @@
+/** Bounds on what a request may make the server do. Every one has a safe default (see {@link defaultLimits}). */
+export interface Limits {
+  /** Largest request body read for form/JSON params, in bytes (over it: 413). */
+  readonly bodySize: number;
+  /** Deepest query/form nesting, `a[b][c]` being depth 3 (over it: 400). */
+  readonly paramDepth: number;
+  /** Most query/form parameters in one source (over it: 400). */
+  readonly paramCount: number;
+  /** Largest array index in `a[7]=` (over it: 400). */
+  readonly arrayIndex: number;
+  /** Deepest JSON body nesting (over it: 400). */
+  readonly jsonDepth: number;
+  /** Longest path parameter value, in characters (over it: 400). */
+  readonly pathParamLength: number;
+  /** Largest websocket message, in bytes (over it: the socket closes with 1009). */
+  readonly wsMessageSize: number;
+}
+
+/** The safe defaults: 1 MiB bodies, depth 5, 1000 params, index 100, JSON depth 64, 1000-char path params. */
+export const defaultLimits: Limits = Object.freeze({
+  bodySize: 1024 * 1024,
+  paramDepth: 5,
+  paramCount: 1000,
+  arrayIndex: 100,
+  jsonDepth: 64,
+  pathParamLength: 1000,
+  wsMessageSize: 1024 * 1024,
+});
+
+/** Fills the limits the user left out with the defaults, and checks the ones given. */
+export function resolveLimits(overrides: Partial<Limits> | undefined): Limits {
+  if (!overrides) return defaultLimits;
+  const limits = { ...defaultLimits, ...overrides };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new RangeError(`limits.${name} must be a positive integer, got ${String(value)}`);
+    }
+  }
+  return Object.freeze(limits);
+}

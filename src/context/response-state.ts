@@ -1,0 +1,71 @@
+import type { View } from "../view/define-view.ts";
+
+/** What a response body may be set to. */
+export type ResponseBody =
+  | string
+  | Uint8Array
+  | ArrayBuffer
+  | ReadableStream<Uint8Array>
+  | Blob
+  | URLSearchParams
+  | FormData
+  | null;
+
+const encoder = new TextEncoder();
+
+/** The response being built: status, headers, view and body. Turned into a `Response` after the handler. */
+export class ResponseState {
+  /** The status code (default 200). */
+  status = 200;
+  /** The view to render, if any. The router sets it only if it is still unset. */
+  view: View | undefined = undefined;
+  /** A standard `Response` to send as is (a handler or middleware that returns one sets it). */
+  raw: Response | undefined = undefined;
+  #headers: Headers | undefined = undefined;
+  #body: ResponseBody = null;
+
+  /** The response headers (created on first use). */
+  get headers(): Headers {
+    this.#headers ??= new Headers();
+    return this.#headers;
+  }
+
+  /** True once the headers were touched. Lets the response skip building an empty `Headers`. */
+  get hasHeaders(): boolean {
+    return this.#headers !== undefined;
+  }
+
+  /** The body; setting it replaces whatever was written. */
+  get body(): ResponseBody {
+    return this.#body;
+  }
+
+  set body(value: ResponseBody) {
+    this.#body = value;
+  }
+
+  /**
+   * Appends a chunk to the body.
+   *
+   * @example
+   * ctx.response.write("Hello, ");
+   * ctx.response.write("world");
+   */
+  write(chunk: string | Uint8Array): void {
+    const body = this.#body;
+    if (body === null || body === "") this.#body = chunk;
+    else if (typeof body === "string" && typeof chunk === "string") this.#body = body + chunk;
+    else if ((typeof body === "string" || body instanceof Uint8Array) && chunk !== "") {
+      const head = typeof body === "string" ? encoder.encode(body) : body;
+      const tail = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+      const joined = new Uint8Array(head.length + tail.length);
+      joined.set(head);
+      joined.set(tail, head.length);
+      this.#body = joined;
+    } else if (chunk !== "") {
+      throw new TypeError(
+        "response.write() cannot append to a body that is a stream, blob or form; set response.body instead",
+      );
+    }
+  }
+}

@@ -1,0 +1,80 @@
+// Error's own type says `message: string`; ours may be `undefined` (a declared error without a message),
+// so HttpError extends the runtime Error class through a constructor type that leaves `message` out.
+const ErrorBase: new (message?: string) => { name: string; stack?: string | undefined } = Error;
+
+/**
+ * An error that carries an HTTP-style code. The rescuer turns it into a response; channels close with it.
+ *
+ * @example
+ * throw new HttpError(403, "Forbidden", "Admins only");
+ */
+export class HttpError<TPayload = unknown> extends ErrorBase {
+  /** The status (HTTP) or close code (channels) this error stands for. */
+  readonly code: number;
+  /** The error's name as declared, e.g. `PostNotFound`; rendered split into words. */
+  override name: string;
+  /** The message, or `undefined` when the error was declared without one. */
+  message: string | undefined;
+  /** The declared attributes, or `undefined` when the error has none. */
+  readonly payload: TPayload;
+  /** Extra response headers the rescuer adds (e.g. `Allow` on a 405). */
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: number,
+    name: string,
+    message?: string,
+    payload?: TPayload,
+    headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.code = code;
+    this.name = name;
+    this.message = message;
+    this.payload = payload as TPayload;
+    this.headers = headers;
+  }
+}
+
+/** True when `value` is an {@link HttpError} (also across bundled copies of Portico). */
+export function isHttpError(value: unknown): value is HttpError {
+  return (
+    value instanceof HttpError ||
+    (typeof value === "object" &&
+      value !== null &&
+      typeof (value as { code?: unknown }).code === "number" &&
+      (value as { [httpErrorMark]?: unknown })[httpErrorMark] === true)
+  );
+}
+
+/** Marks every HttpError so that {@link isHttpError} recognises errors from another copy of the module. */
+export const httpErrorMark: unique symbol = Symbol.for("portico.http-error");
+Object.defineProperty(HttpError.prototype, httpErrorMark, { value: true });
+
+/** 404: no route for the path. */
+export function notFoundError(): HttpError<undefined> {
+  return new HttpError(404, "NotFound");
+}
+
+/** 405: the path exists, but not for this method. */
+export function methodNotAllowedError(allow: string): HttpError<undefined> {
+  return new HttpError(405, "MethodNotAllowed", undefined, undefined, { allow });
+}
+
+/** 426: the path only exists as a websocket route. */
+export function upgradeRequiredError(): HttpError<undefined> {
+  return new HttpError(426, "UpgradeRequired", undefined, undefined, {
+    upgrade: "websocket",
+    connection: "Upgrade",
+  });
+}
+
+/** 413: the request body is over the configured limit. */
+export function payloadTooLargeError(limit: number): HttpError<undefined> {
+  return new HttpError(413, "PayloadTooLarge", `Request body exceeds the limit of ${limit} bytes`);
+}
+
+/** 400 with a message: a request the framework itself refuses (bad redirect target, hostile header…). */
+export function badRequestError(message: string): HttpError<undefined> {
+  return new HttpError(400, "BadRequest", message);
+}

@@ -1,0 +1,99 @@
+import { HttpError } from "./http-error.ts";
+
+/** One problem with one parameter. */
+export interface ParamIssue {
+  /** Where the parameter is: source keys and array indices, e.g. `["user", "emails", "1"]`. */
+  readonly path: readonly string[];
+  /** The whole sentence, e.g. `Query parameter "limit" cannot be cast from "abc" to Int32`. */
+  readonly message: string;
+}
+
+/** The payload of a parameter error: the first issue's path, and every issue. */
+export interface ParamErrorPayload {
+  readonly path: readonly string[];
+  readonly issues: readonly ParamIssue[];
+}
+
+/** The four parameter sources. */
+export type ParamSource = "path" | "query" | "form" | "json";
+
+/** A parameter source's error: 400 over HTTP, 4000 in channels. Its message is the first issue's. */
+export class ParamsError extends HttpError<ParamErrorPayload> {
+  /** Which source failed. */
+  readonly source: ParamSource;
+
+  constructor(source: ParamSource, name: string, issues: readonly ParamIssue[]) {
+    const first = issues[0] ?? { path: [], message: "Invalid parameters" };
+    super(400, name, first.message, { path: first.path, issues });
+    this.source = source;
+  }
+}
+
+/** A path parameter is invalid or cannot be cast. */
+export class PathParamsError extends ParamsError {
+  constructor(issues: readonly ParamIssue[]) {
+    super("path", "PathParamsError", issues);
+  }
+}
+
+/** A query parameter is invalid, cannot be cast, or is missing. */
+export class QueryParamsError extends ParamsError {
+  constructor(issues: readonly ParamIssue[]) {
+    super("query", "QueryParamsError", issues);
+  }
+}
+
+/** A form body is invalid, or missing when required. */
+export class FormBodyError extends ParamsError {
+  constructor(issues: readonly ParamIssue[]) {
+    super("form", "FormBodyError", issues);
+  }
+}
+
+/** A JSON body is malformed, invalid, or missing when required. */
+export class JSONBodyError extends ParamsError {
+  constructor(issues: readonly ParamIssue[]) {
+    super("json", "JSONBodyError", issues);
+  }
+}
+
+const ERRORS: Record<ParamSource, new (issues: readonly ParamIssue[]) => ParamsError> = {
+  path: PathParamsError,
+  query: QueryParamsError,
+  form: FormBodyError,
+  json: JSONBodyError,
+};
+
+const LABELS: Record<ParamSource, string> = { path: "Path", query: "Query", form: "Form", json: "JSON" };
+
+/** Builds a source's error from issues. */
+export function paramsError(source: ParamSource, issues: readonly ParamIssue[]): ParamsError {
+  return new ERRORS[source](issues);
+}
+
+/** Builds the sentence for one parameter: `Query parameter "user[age]" is missing`. */
+export function paramMessage(source: ParamSource, path: readonly string[], text: string): string {
+  return `${LABELS[source]} parameter "${renderPath(source, path)}" ${text}`;
+}
+
+/** Renders a parameter path as the client wrote it: `user[age]` in query/form, `user.email` in JSON. */
+export function renderPath(source: ParamSource, path: readonly string[]): string {
+  if (path.length === 0) return "";
+  if (source === "json") {
+    let out = path[0]!;
+    for (let i = 1; i < path.length; i++) out += /^\d+$/.test(path[i]!) ? `[${path[i]}]` : `.${path[i]}`;
+    return out;
+  }
+  return (
+    path[0]! +
+    path
+      .slice(1)
+      .map((key) => `[${key}]`)
+      .join("")
+  );
+}
+
+/** A whole-source error with no parameter path (`Missing request body`, malformed JSON…). */
+export function bodyError(source: ParamSource, message: string): ParamsError {
+  return paramsError(source, [{ path: [], message }]);
+}

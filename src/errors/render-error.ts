@@ -1,0 +1,105 @@
+import { pickMediaType } from "../context/accept.ts";
+import { HttpError, isHttpError } from "./http-error.ts";
+
+/** An error turned into what a response needs. */
+export interface RenderedError {
+  readonly status: number;
+  readonly body: string;
+  readonly contentType: string;
+  readonly headers: Record<string, string> | undefined;
+}
+
+const MEDIA_TYPES = ["text/plain", "application/json", "text/html"] as const;
+const CONTENT_TYPES = ["text/plain; charset=utf-8", "application/json", "text/html; charset=utf-8"] as const;
+
+/** True when an error's code can be sent as an HTTP error status. */
+export function isErrorStatus(code: number): boolean {
+  return Number.isInteger(code) && code >= 400 && code <= 599;
+}
+
+/**
+ * Renders an error for the client by its `Accept` header (text by default, JSON, or HTML).
+ * An {@link HttpError} with an error status shows its code, name, message and payload; anything else
+ * is a 500 that shows nothing, unless `verbose` (development) adds its message and stack.
+ */
+export function renderError(
+  error: unknown,
+  accept: string | null,
+  requestId: string,
+  verbose: boolean,
+): RenderedError {
+  const known = isHttpError(error) && isErrorStatus(error.code);
+  const shown: HttpError = known ? error : internalError(error, verbose);
+  const stack = !known && verbose && error instanceof Error ? error.stack : undefined;
+  const format = Math.max(pickMediaType(accept, MEDIA_TYPES), 0);
+  const title = `${shown.code} ${toWords(shown.name)}`;
+  let body: string;
+  if (format === 1) {
+    const envelope: Record<string, unknown> = {
+      name: toWords(shown.name),
+      message: shown.message ?? null,
+      code: shown.code,
+      payload: shown.payload ?? null,
+    };
+    if (stack) envelope.stack = stack;
+    body = JSON.stringify({ error: envelope }, (_key, v) => (typeof v === "bigint" ? v.toString() : v));
+  } else if (format === 2) {
+    body = htmlPage(title, shown.message, requestId, stack);
+  } else {
+    body = shown.message === undefined ? title : `${title} — ${shown.message}`;
+    if (stack) body += `\n\n${stack}`;
+  }
+  return { status: shown.code, body, contentType: CONTENT_TYPES[format]!, headers: shown.headers };
+}
+
+function internalError(error: unknown, verbose: boolean): HttpError {
+  const message = verbose ? describe(error) : undefined;
+  return new HttpError(500, "InternalServerError", message);
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  try {
+    return `Non-error thrown: ${String(error)}`;
+  } catch {
+    return "Non-error thrown";
+  }
+}
+
+/** Splits an identifier into words: `PostNotFound` → `Post Not Found`, `JSONBodyError` → `JSON Body Error`. */
+export function toWords(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ");
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Escapes text for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+function htmlPage(
+  title: string,
+  message: string | undefined,
+  requestId: string,
+  stack: string | undefined,
+): string {
+  const t = escapeHtml(title);
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${t}</title>` +
+    `<style>body{font:16px/1.5 system-ui,sans-serif;margin:4rem auto;max-width:40rem;padding:0 1rem}` +
+    `small{color:#666}pre{overflow:auto}</style></head><body><h1>${t}</h1>` +
+    (message === undefined ? "" : `<p>${escapeHtml(message)}</p>`) +
+    (stack === undefined ? "" : `<pre>${escapeHtml(stack)}</pre>`) +
+    `<p><small>Request id: <code>${escapeHtml(requestId)}</code></small></p></body></html>`
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Portico: a TypeScript HTTP framework on the Fetch API.
+ *
+ * @example
+ * import { createApp } from "portico";
+ * const app = createApp();
+ * app.get("/", (ctx) => { ctx.response.write("Hello"); });
+ * export default app;
+ *
+ * @module
+ */
+
+export type { ErrorHandler, Logger, NotFoundHandler } from "./app/app-state.ts";
+export { App, type AppOptions, createApp } from "./app/create-app.ts";
+export { bodySource } from "./context/body-source.ts";
+export {
+  type Context,
+  type CreateContextOptions,
+  createContext,
+  type ExecutionContext,
+} from "./context/context.ts";
+export { defaultLimits, type Limits } from "./context/limits.ts";
+export type { RequestIdOptions } from "./context/request-id.ts";
+export type { RequestInfo } from "./context/request-info.ts";
+export { standardRequestKey, toStandardRequest } from "./context/request-info.ts";
+export type { ResponseBody, ResponseState } from "./context/response-state.ts";
+export { HttpError, isHttpError } from "./errors/http-error.ts";
+export {
+  FormBodyError,
+  JSONBodyError,
+  type ParamErrorPayload,
+  type ParamIssue,
+  type ParamSource,
+  ParamsError,
+  PathParamsError,
+  QueryParamsError,
+} from "./errors/param-errors.ts";
+export { createRouter, type Method, Router } from "./router/create-router.ts";
+export type { BlockHandler, Handler, Middleware, SocketHandler, WsHandler } from "./router/handler.ts";
+export {
+  defineView,
+  isView,
+  type View,
+  type ViewConstructor,
+  type ViewRenderers,
+} from "./view/define-view.ts";
+export { attachUpgradeShim, type OpenSocket, type UpgradeShim } from "./ws/shims.ts";
+export type { Socket, SocketMessage, SocketReadyState } from "./ws/socket.ts";
+export type { SocketController, SocketTransport } from "./ws/socket-controller.ts";
+export { isUpgradeRequest } from "./ws/upgrade.ts";

@@ -1,0 +1,191 @@
+import { type Handler, isRunnable, type Middleware, runnableMark, type WsHandler } from "./handler.ts";
+import { joinPath } from "./join-path.ts";
+import { ANY_METHOD, WS_METHOD } from "./route-table.ts";
+
+/** A group of middleware that wraps the routes registered under it. */
+export interface Scope {
+  readonly middleware: Middleware<never>[];
+}
+
+/** A registered route: what runs, and the scopes (outermost first) whose middleware wraps it. */
+export interface RouteRecord {
+  readonly method: string;
+  readonly path: string;
+  readonly handler: Handler<never> | WsHandler<never>;
+  readonly scopes: readonly Scope[];
+}
+
+/** Where a router puts the routes registered on it. */
+export type RouteSink = (record: RouteRecord) => void;
+
+/** The HTTP methods `route()` accepts, besides any other upper-case token. */
+export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | (string & {});
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Registers routes: verbs, namespaces (`on`), mounted routers, websockets and middleware.
+ * Apps are routers; `createRouter` makes a standalone one to `mount`.
+ */
+export class Router<TEnv = unknown> {
+  readonly #prefix: string;
+  readonly #scopes: readonly Scope[];
+  readonly #own: Scope;
+  readonly #sink: RouteSink;
+  readonly #records: RouteRecord[] | undefined;
+
+  /** @internal Use `createApp` or `createRouter`. */
+  constructor(prefix: string, scopes: readonly Scope[], own: Scope, sink: RouteSink | undefined) {
+    this.#prefix = prefix;
+    this.#scopes = scopes;
+    this.#own = own;
+    if (sink) {
+      this.#sink = sink;
+      this.#records = undefined;
+    } else {
+      const records: RouteRecord[] = [];
+      this.#records = records;
+      this.#sink = (record) => records.push(record);
+    }
+  }
+
+  /** Routes GET (and HEAD, unless a HEAD route exists). */
+  get(path: string, handler: Handler<TEnv>): this {
+    return this.route("GET", path, handler);
+  }
+  /** Routes POST. */
+  post(path: string, handler: Handler<TEnv>): this {
+    return this.route("POST", path, handler);
+  }
+  /** Routes PUT. */
+  put(path: string, handler: Handler<TEnv>): this {
+    return this.route("PUT", path, handler);
+  }
+  /** Routes PATCH. */
+  patch(path: string, handler: Handler<TEnv>): this {
+    return this.route("PATCH", path, handler);
+  }
+  /** Routes DELETE. */
+  delete(path: string, handler: Handler<TEnv>): this {
+    return this.route("DELETE", path, handler);
+  }
+  /** Routes HEAD (otherwise HEAD is answered from GET without a body). */
+  head(path: string, handler: Handler<TEnv>): this {
+    return this.route("HEAD", path, handler);
+  }
+  /** Routes OPTIONS (otherwise OPTIONS is answered 204 with `Allow`). */
+  options(path: string, handler: Handler<TEnv>): this {
+    return this.route("OPTIONS", path, handler);
+  }
+  /** Routes every method not routed otherwise on this path. */
+  all(path: string, handler: Handler<TEnv>): this {
+    return this.route(ANY_METHOD, path, handler);
+  }
+
+  /**
+   * Routes one handler for one or several methods.
+   *
+   * @example
+   * app.route(["GET", "POST"], "/multi", (ctx) => ctx.response.write(ctx.request.method));
+   */
+  route(methods: Method | readonly Method[], path: string, handler: Handler<TEnv>): this {
+    if (typeof handler !== "function" && !(isRunnable(handler) && handler[runnableMark] === "endpoint")) {
+      throw new TypeError(`Handler for ${path} must be a function or an endpoint`);
+    }
+    for (const method of typeof methods === "string" ? [methods] : methods) {
+      if (method !== ANY_METHOD && !TOKEN.test(method))
+        throw new TypeError(`Invalid HTTP method "${method}"`);
+      this.#add(method === ANY_METHOD ? method : method.toUpperCase(), path, handler);
+    }
+    return this;
+  }
+
+  /**
+   * Routes a websocket: a block `(socket, ctx) => …` or a channel.
+   *
+   * @example
+   * app.ws("/echo", (socket) => socket.onMessage((m) => socket.send(m)));
+   */
+  ws(path: string, handler: WsHandler<TEnv>): this {
+    if (typeof handler !== "function" && !(isRunnable(handler) && handler[runnableMark] === "channel")) {
+      throw new TypeError(`Websocket handler for ${path} must be a function or a channel`);
+    }
+    this.#add(WS_METHOD, path, handler);
+    return this;
+  }
+
+  /**
+   * Opens a namespace: routes registered on `r` are under `prefix`, and `r.use()` wraps only them.
+   *
+   * @example
+   * app.on("/users", (r) => {
+   *   r.get("/:id", GetUser);
+   *   r.on("/posts", (r) => r.get("/:id", GetPost)); // GET /users/posts/:id
+   * });
+   */
+  on(prefix: string, build: (router: Router<TEnv>) => unknown): this {
+    const scope: Scope = { middleware: [] };
+    const child = new Router<TEnv>(
+      joinPath(this.#prefix, prefix),
+      [...this.#scopes, scope],
+      scope,
+      this.#sink,
+    );
+    build(child);
+    return this;
+  }
+
+  /** Adds Koa-style middleware around the routes of this router (on an app: around every request). */
+  use(middleware: Middleware<TEnv>): this {
+    if (typeof middleware !== "function")
+      throw new TypeError("Middleware must be a function (ctx, next) => …");
+    this.#own.middleware.push(middleware as Middleware<never>);
+    return this;
+  }
+
+  /**
+   * Mounts the routes of a router made by `createRouter` under a prefix (its routes as they are now).
+   *
+   * @example
+   * app.mount("/admin", createRouter((r) => r.get("/", AdminHome)));
+   */
+  mount(prefix: string, router: Router<TEnv>): this {
+    const records = router.#records;
+    if (!records) throw new TypeError("mount() takes a router made by createRouter()");
+    for (const record of records) {
+      this.#sink({
+        method: record.method,
+        path: joinPath(joinPath(this.#prefix, prefix === "/" ? "" : prefix), record.path),
+        handler: record.handler,
+        scopes: [...this.#scopes, ...record.scopes],
+      });
+    }
+    return this;
+  }
+
+  #add(method: string, path: string, handler: Handler<TEnv> | WsHandler<TEnv>): void {
+    this.#sink({
+      method,
+      path: joinPath(this.#prefix, path),
+      handler: handler as Handler<never>,
+      scopes: this.#scopes,
+    });
+  }
+}
+
+/**
+ * Builds a standalone router, to mount on an app (or on another router) under a prefix.
+ *
+ * @example
+ * const admin = createRouter((r) => {
+ *   r.use(requireAdmin);
+ *   r.get("/", AdminHome);
+ * });
+ * app.mount("/admin", admin);
+ */
+export function createRouter<TEnv = unknown>(build?: (router: Router<TEnv>) => unknown): Router<TEnv> {
+  const scope: Scope = { middleware: [] };
+  const router = new Router<TEnv>("", [scope], scope, undefined);
+  build?.(router);
+  return router;
+}

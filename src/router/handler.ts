@@ -1,0 +1,32 @@
+import type { Context } from "../context/context.ts";
+import type { Socket } from "../ws/socket.ts";
+
+/** A block route: gets the context; may return a view or a `Response`, anything else is ignored. */
+export type BlockHandler<TEnv = unknown> = (ctx: Context<TEnv>) => unknown;
+
+/** What the router needs of an endpoint: it runs on a context and resolves to its result. */
+export interface Runnable {
+  readonly [runnableMark]: "endpoint" | "channel";
+  /** Runs the unit on a context; resolves to its result (a view, a `Response`, or anything else). */
+  call(ctx: Context): Promise<unknown>;
+}
+
+/** Marks endpoints and channels, so that the router tells them from block handlers. */
+export const runnableMark: unique symbol = Symbol.for("portico.runnable");
+
+/** An HTTP route handler: a block or an endpoint. */
+export type Handler<TEnv = unknown> = BlockHandler<TEnv> | Runnable;
+
+/** A websocket block: runs once after the upgrade, with the socket and the context. */
+export type SocketHandler<TEnv = unknown> = (socket: Socket, ctx: Context<TEnv>) => unknown;
+
+/** A websocket route handler: a block or a channel. */
+export type WsHandler<TEnv = unknown> = SocketHandler<TEnv> | Runnable;
+
+/** Koa-style middleware: runs around the handler; `await next()` runs the rest of the chain. */
+export type Middleware<TEnv = unknown> = (ctx: Context<TEnv>, next: () => Promise<void>) => unknown;
+
+/** True when a handler is an endpoint or channel rather than a function. */
+export function isRunnable(handler: unknown): handler is Runnable {
+  return typeof handler === "object" && handler !== null && runnableMark in handler;
+}

@@ -1,0 +1,107 @@
+import { type CompiledPattern, compilePattern, trimTrailingSlashes } from "./compile-pattern.ts";
+
+/** The pseudo-method websocket routes are stored under. */
+export const WS_METHOD = "WS";
+/** The pseudo-method of `all` routes. */
+export const ANY_METHOD = "*";
+
+/** One pattern and what each method does on it. */
+interface RouteEntry<TRoute> {
+  readonly pattern: CompiledPattern;
+  readonly routes: Map<string, TRoute>;
+  readonly order: number;
+}
+
+/** A route found for a request: the route and its raw (still encoded) path parameters. */
+export interface RouteMatch<TRoute> {
+  readonly route: TRoute;
+  readonly params: Record<string, string>;
+}
+
+const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/**
+ * The routes of an app: fully static patterns in a map, the others in a list ordered by specificity
+ * (static segments before parameters before wildcards), then by registration order.
+ */
+export class RouteTable<TRoute> {
+  readonly #static = new Map<string, RouteEntry<TRoute>>();
+  readonly #dynamic: RouteEntry<TRoute>[] = [];
+  readonly #byPattern = new Map<string, RouteEntry<TRoute>>();
+  readonly #shapes = new Set<string>();
+
+  /** Registers a route; throws when the same method and pattern shape is registered twice. */
+  add(method: string, pattern: string, route: TRoute): void {
+    const compiled = compilePattern(pattern);
+    const key = `${method} ${compiled.shape}`;
+    if (this.#shapes.has(key)) {
+      const verb = method === WS_METHOD ? "websocket" : method === ANY_METHOD ? "ALL" : method;
+      throw new Error(`Route ${verb} ${compiled.source} is already registered`);
+    }
+    this.#shapes.add(key);
+    let entry = this.#byPattern.get(compiled.source);
+    if (!entry) {
+      entry = { pattern: compiled, routes: new Map(), order: this.#byPattern.size };
+      this.#byPattern.set(compiled.source, entry);
+      if (compiled.kind === "static") this.#static.set(compiled.source, entry);
+      else insertSorted(this.#dynamic, entry);
+    }
+    entry.routes.set(method, route);
+  }
+
+  /** Finds the route for a method and path; HEAD falls back to GET, any method to `all`. */
+  find(method: string, path: string): RouteMatch<TRoute> | undefined {
+    const target = trimTrailingSlashes(path);
+    const entry = this.#static.get(target);
+    if (entry !== undefined) {
+      const route = pick(entry.routes, method);
+      if (route !== undefined) return { route, params: entry.pattern.exec(target)! };
+    }
+    for (const candidate of this.#dynamic) {
+      const route = pick(candidate.routes, method);
+      if (route === undefined) continue;
+      const params = candidate.pattern.exec(target);
+      if (params !== undefined) return { route, params };
+    }
+    return undefined;
+  }
+
+  /** The methods some route accepts for this path (`WS` for websocket routes), in a conventional order. */
+  methodsFor(path: string): string[] {
+    const target = trimTrailingSlashes(path);
+    const methods = new Set<string>();
+    const entry = this.#static.get(target);
+    if (entry !== undefined) for (const method of entry.routes.keys()) methods.add(method);
+    for (const candidate of this.#dynamic) {
+      if (candidate.pattern.exec(target) !== undefined)
+        for (const method of candidate.routes.keys()) methods.add(method);
+    }
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods].sort((a, b) => rankMethod(a) - rankMethod(b) || (a < b ? -1 : 1));
+  }
+}
+
+function pick<TRoute>(routes: Map<string, TRoute>, method: string): TRoute | undefined {
+  return (
+    routes.get(method) ??
+    (method === "HEAD" ? routes.get("GET") : undefined) ??
+    (method === WS_METHOD ? undefined : routes.get(ANY_METHOD))
+  );
+}
+
+function rankMethod(method: string): number {
+  const index = METHOD_ORDER.indexOf(method);
+  return index < 0 ? METHOD_ORDER.length : index;
+}
+
+function insertSorted<TRoute>(list: RouteEntry<TRoute>[], entry: RouteEntry<TRoute>): void {
+  let index = list.length;
+  while (index > 0 && compareRank(list[index - 1]!.pattern.rank, entry.pattern.rank) > 0) index--;
+  list.splice(index, 0, entry);
+}
+
+function compareRank(a: readonly number[], b: readonly number[]): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}

@@ -1,0 +1,92 @@
+/** A renderer turns a view's data into a body: JSON renderers return data to serialise, others text or bytes. */
+export type Renderer<TData> = (data: TData) => unknown;
+
+/** The renderers of a view, keyed by format (`json`, `text`, `html`, `xml`, `csv`) or by media type. */
+export type ViewRenderers<TData> = { readonly [format: string]: Renderer<TData> };
+
+/** One renderer, compiled: the media type it answers and the `Content-Type` it sends. */
+export interface CompiledRenderer {
+  readonly mediaType: string;
+  readonly contentType: string;
+  readonly json: boolean;
+  readonly render: Renderer<never>;
+}
+
+/** What `defineView` returns: call it with data to get a view. */
+export interface ViewConstructor<TData> {
+  (data: TData): View<TData>;
+  /** The renderers in declaration order; the first is the default. */
+  readonly renderers: readonly CompiledRenderer[];
+  /** The media types, in the same order (what content negotiation chooses from). */
+  readonly mediaTypes: readonly string[];
+}
+
+/** A value to render for the client, made by a view constructor. */
+export interface View<TData = unknown> {
+  readonly data: TData;
+  /** The view constructor that made it (and holds the renderers). */
+  readonly definition: ViewConstructor<TData>;
+  readonly [viewMark]: true;
+}
+
+/** Marks views; `isView` checks it. */
+export const viewMark: unique symbol = Symbol.for("portico.view");
+
+const FORMATS: Readonly<Record<string, readonly [mediaType: string, contentType: string]>> = {
+  json: ["application/json", "application/json"],
+  text: ["text/plain", "text/plain; charset=utf-8"],
+  html: ["text/html", "text/html; charset=utf-8"],
+  xml: ["application/xml", "application/xml; charset=utf-8"],
+  csv: ["text/csv", "text/csv; charset=utf-8"],
+};
+
+/**
+ * Declares a view: how one kind of data is rendered in each format the client may ask for.
+ * The renderer is picked by the request's `Accept`; the first one declared is the default.
+ *
+ * @example
+ * const UserView = defineView({
+ *   json: (u: { id: number; name: string }) => u,
+ *   text: (u) => `${u.id} ${u.name}`,
+ * });
+ * return UserView({ id: 1, name: "Ada" });
+ */
+export function defineView<TData>(renderers: ViewRenderers<TData>): ViewConstructor<TData> {
+  const compiled = Object.entries(renderers).map(([format, render]) => compileRenderer(format, render));
+  if (compiled.length === 0) throw new TypeError("defineView needs at least one renderer");
+  const prototype = Object.create(null) as { definition: ViewConstructor<TData>; [viewMark]: true };
+  const make = ((data: TData): View<TData> => {
+    const view = Object.create(prototype) as { data: TData };
+    view.data = data;
+    return view as View<TData>;
+  }) as ViewConstructor<TData>;
+  Object.defineProperties(prototype, {
+    definition: { value: make },
+    [viewMark]: { value: true },
+  });
+  Object.defineProperties(make, {
+    renderers: { value: Object.freeze(compiled), enumerable: true },
+    mediaTypes: { value: Object.freeze(compiled.map((r) => r.mediaType)), enumerable: true },
+  });
+  return make;
+}
+
+/** True when `value` is a view made by a view constructor. */
+export function isView(value: unknown): value is View {
+  return typeof value === "object" && value !== null && (value as { [viewMark]?: true })[viewMark] === true;
+}
+
+function compileRenderer(format: string, render: Renderer<never>): CompiledRenderer {
+  if (typeof render !== "function") throw new TypeError(`View renderer "${format}" must be a function`);
+  const known = FORMATS[format];
+  if (known) return { mediaType: known[0], contentType: known[1], json: format === "json", render };
+  if (!/^[\w.+-]+\/[\w.+-]+$/.test(format)) {
+    throw new TypeError(
+      `Unknown view format "${format}": use json, text, html, xml, csv or a media type such as "application/yaml"`,
+    );
+  }
+  const mediaType = format.toLowerCase();
+  const json = mediaType.endsWith("+json");
+  const contentType = json || !mediaType.startsWith("text/") ? mediaType : `${mediaType}; charset=utf-8`;
+  return { mediaType, contentType, json, render };
+}

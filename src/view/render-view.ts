@@ -1,0 +1,45 @@
+import { pickMediaType } from "../context/accept.ts";
+import type { CompiledRenderer, View } from "./define-view.ts";
+
+/** A rendered view: the body and its `Content-Type`. */
+export interface RenderedView {
+  readonly body: string | Uint8Array;
+  readonly contentType: string;
+  /** True when the choice depended on `Accept` (the response then varies on it). */
+  readonly negotiated: boolean;
+}
+
+/**
+ * Renders a view for a request's `Accept` header. With one renderer, or when the client accepts none
+ * of them, the first declared renderer is used.
+ */
+export function renderView(view: View, accept: string | null): RenderedView {
+  const { renderers, mediaTypes } = view.definition;
+  let renderer: CompiledRenderer = renderers[0]!;
+  if (renderers.length > 1) {
+    const index = pickMediaType(accept, mediaTypes);
+    if (index > 0) renderer = renderers[index]!;
+  }
+  const value = (renderer.render as (data: unknown) => unknown)(view.data);
+  return {
+    body: renderer.json ? toJSON(value) : toBody(value),
+    contentType: renderer.contentType,
+    negotiated: renderers.length > 1,
+  };
+}
+
+/** JSON.stringify that also writes bigints (as decimal strings), without slowing the common case. */
+export function toJSON(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch (error) {
+    if (!(error instanceof TypeError) || !String(error.message).toLowerCase().includes("bigint")) throw error;
+    return JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v)) ?? "null";
+  }
+}
+
+function toBody(value: unknown): string | Uint8Array {
+  if (typeof value === "string" || value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  return value === undefined || value === null ? "" : String(value);
+}

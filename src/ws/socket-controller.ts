@@ -1,0 +1,100 @@
+import type { Socket, SocketMessage, SocketReadyState } from "./socket.ts";
+
+/** What a runtime's websocket must offer for Portico to drive it. */
+export interface SocketTransport {
+  send(data: string | Uint8Array): void;
+  close(code: number, reason: string): void;
+  readonly readyState: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The runtime-neutral socket handed to handlers. Shims feed it what their runtime reports
+ * (`receive`, `closed`); it enforces the message size limit and routes listener errors to `onError`.
+ */
+export class SocketController implements Socket {
+  readonly #transport: SocketTransport;
+  readonly #maxMessageSize: number;
+  readonly #messageListeners: ((message: SocketMessage) => unknown)[] = [];
+  readonly #closeListeners: ((code: number, reason: string) => unknown)[] = [];
+  #closed = false;
+  /** Called with any error a listener throws (or rejects with). */
+  onError: (error: unknown) => void;
+
+  constructor(transport: SocketTransport, maxMessageSize: number, onError: (error: unknown) => void) {
+    this.#transport = transport;
+    this.#maxMessageSize = maxMessageSize;
+    this.onError = onError;
+  }
+
+  get readyState(): SocketReadyState {
+    return this.#closed ? 3 : (this.#transport.readyState as SocketReadyState);
+  }
+
+  send(data: string | Uint8Array | ArrayBuffer): void {
+    if (this.readyState !== 1) return;
+    this.#transport.send(data instanceof ArrayBuffer ? new Uint8Array(data) : data);
+  }
+
+  close(code = 1000, reason = ""): void {
+    if (code !== 1000 && (code < 3000 || code > 4999 || !Number.isInteger(code))) {
+      // Codes other than these are reserved for the protocol; an app closing with one is a bug.
+      if (code !== 1001 && code !== 1008 && code !== 1009 && code !== 1011) {
+        throw new RangeError(`Invalid websocket close code ${code}: use 1000 or 3000–4999`);
+      }
+    }
+    if (this.readyState >= 2) return;
+    this.#transport.close(code, truncateReason(reason));
+  }
+
+  onMessage(listener: (message: SocketMessage) => unknown): void {
+    this.#messageListeners.push(listener);
+  }
+
+  onClose(listener: (code: number, reason: string) => unknown): void {
+    this.#closeListeners.push(listener);
+  }
+
+  /** Shims call this for each message received. */
+  receive(data: string | ArrayBuffer | Uint8Array): void {
+    if (this.#closed) return;
+    const message =
+      typeof data === "string" ? data : data instanceof Uint8Array ? data : new Uint8Array(data);
+    const max = this.#maxMessageSize;
+    // A UTF-16 unit is at most 3 UTF-8 bytes: only long text needs encoding to be measured.
+    const tooBig =
+      typeof message === "string"
+        ? message.length * 3 > max && encoder.encode(message).byteLength > max
+        : message.byteLength > max;
+    if (tooBig) {
+      this.close(1009, "Message too big");
+      return;
+    }
+    for (const listener of this.#messageListeners) this.#call(() => listener(message));
+  }
+
+  /** Shims call this once the connection is closed, whoever closed it. */
+  closed(code: number, reason: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const listener of this.#closeListeners) this.#call(() => listener(code, reason));
+  }
+
+  #call(run: () => unknown): void {
+    try {
+      const result = run();
+      if (result instanceof Promise) result.catch((error: unknown) => this.onError(error));
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+}
+
+// The close frame allows 123 bytes of reason.
+function truncateReason(reason: string): string {
+  if (reason.length <= 41) return reason;
+  let out = reason;
+  while (encoder.encode(out).byteLength > 123) out = out.slice(0, -1);
+  return out;
+}

@@ -1,0 +1,19 @@
+/** A websocket message: text, or the bytes of a binary frame. */
+export type SocketMessage = string | Uint8Array;
+
+/** The `readyState` values, as in the WHATWG `WebSocket`. */
+export type SocketReadyState = 0 | 1 | 2 | 3;
+
+/** A websocket connection, the same on every runtime. */
+export interface Socket {
+  /** Sends text or binary data. Ignored once the socket is closing or closed. */
+  send(data: string | Uint8Array | ArrayBuffer): void;
+  /** Closes the connection (default code 1000). */
+  close(code?: number, reason?: string): void;
+  /** Adds a listener for messages (text as `string`, binary as `Uint8Array`). */
+  onMessage(listener: (message: SocketMessage) => unknown): void;
+  /** Adds a listener for the close, with the code and reason the peer (or we) gave. */
+  onClose(listener: (code: number, reason: string) => unknown): void;
+  /** 0 connecting, 1 open, 2 closing, 3 closed. */
+  readonly readyState: SocketReadyState;
+}
