@@ -24,6 +24,23 @@ export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
 export { standardRequestKey, toStandardRequest } from "./context/request-info.ts";
 export type { ResponseBody, ResponseState } from "./context/response-state.ts";
+export {
+  defineEndpoint,
+  type Endpoint,
+  type EndpointCallback,
+  type EndpointDefinition,
+  type EndpointResult,
+} from "./endpoint/define-endpoint.ts";
+export {
+  defineError,
+  type ErrorClass,
+  type ErrorClasses,
+  type ErrorDeclaration,
+  type ErrorDeclarations,
+  type ErrorOptions,
+  type PayloadOf,
+} from "./endpoint/define-error.ts";
+export type { EndpointHelpers, EndpointInstance } from "./endpoint/endpoint-instance.ts";
 export { HttpError, isHttpError } from "./errors/http-error.ts";
 export {
   FormBodyError,
@@ -35,6 +52,15 @@ export {
   PathParamsError,
   QueryParamsError,
 } from "./errors/param-errors.ts";
+export type {
+  AnySchema,
+  Entries,
+  InferDeclaration,
+  InferEntries,
+  SourceDeclaration,
+} from "./params/entries.ts";
+export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
+export { type BodyOptions, type BodySpec, t } from "./params/t.ts";
 export { createRouter, type Method, Router } from "./router/create-router.ts";
 export type { BlockHandler, Handler, Middleware, SocketHandler, WsHandler } from "./router/handler.ts";
 export {

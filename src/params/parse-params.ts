@@ -1,0 +1,95 @@
+import type { Context } from "../context/context.ts";
+import { bodyError, type ParamSource } from "../errors/param-errors.ts";
+import { coerceGroup, type FailedCasts, renameKeys } from "./coerce.ts";
+import { type CompiledSource, compileSource, validateSource } from "./compile-source.ts";
+import type { AnySchema, Entries, InferDeclaration } from "./entries.ts";
+import { parseJsonObject } from "./parse-json.ts";
+import { parseNested } from "./parse-nested.ts";
+import { mediaTypeOf, readBodyText } from "./read-body.ts";
+import type { BodySpec } from "./t.ts";
+
+/** A source's declaration: entries, a valibot object schema, or (form/json) `t.body(…)`. */
+export type SourceParam = Entries | AnySchema;
+
+/** The `params` of an endpoint or channel: any subset of the four sources. */
+export interface ParamsDeclaration {
+  readonly path?: SourceParam;
+  readonly query?: SourceParam;
+  readonly form?: SourceParam | BodySpec;
+  readonly json?: SourceParam | BodySpec;
+}
+
+type BodyOutput<TDeclaration> =
+  TDeclaration extends BodySpec<infer TInner, infer TRequire>
+    ? TRequire extends true
+      ? InferDeclaration<TInner>
+      : InferDeclaration<TInner> | undefined
+    : InferDeclaration<TDeclaration> | undefined;
+
+/** The parsed params: one getter per declared source; `form`/`json` may be `undefined` unless required. */
+export type InferParams<TParams extends ParamsDeclaration> = {
+  readonly [K in keyof TParams & ParamSource]: K extends "form" | "json"
+    ? BodyOutput<TParams[K]>
+    : InferDeclaration<TParams[K]>;
+};
+
+/** The declared sources, prepared once per endpoint. */
+export interface CompiledParams {
+  readonly sources: readonly CompiledSource[];
+}
+
+const SOURCES: readonly ParamSource[] = ["path", "query", "form", "json"];
+const FORM_TYPE = "application/x-www-form-urlencoded";
+const JSON_TYPE = "application/json";
+
+/** Prepares an endpoint's params declaration; throws (at definition time) on a declaration it cannot read. */
+export function compileParams(declaration: ParamsDeclaration): CompiledParams {
+  const unknown = Object.keys(declaration).filter((key) => !SOURCES.includes(key as ParamSource));
+  if (unknown.length > 0)
+    throw new TypeError(`Unknown params source "${unknown[0]}": use path, query, form or json`);
+  const sources: CompiledSource[] = [];
+  for (const source of SOURCES) {
+    const entry = declaration[source];
+    if (entry !== undefined) sources.push(compileSource(source, entry));
+  }
+  return { sources };
+}
+
+/** Parses every declared source, in order path, query, form, json; the first failing source throws. */
+export async function parseParams(compiled: CompiledParams, ctx: Context): Promise<Record<string, unknown>> {
+  const params: Record<string, unknown> = {};
+  for (const source of compiled.sources) {
+    params[source.source] = await parseSource(source, ctx);
+  }
+  return params;
+}
+
+function parseSource(compiled: CompiledSource, ctx: Context): unknown | Promise<unknown> {
+  switch (compiled.source) {
+    case "path":
+      return fromStrings(compiled, ctx.request.pathParams);
+    case "query":
+      return fromStrings(compiled, parseNested(ctx.request.query, "query", ctx.limits));
+    case "form":
+      return fromBody(compiled, ctx, FORM_TYPE);
+    case "json":
+      return fromBody(compiled, ctx, JSON_TYPE);
+  }
+}
+
+function fromStrings(compiled: CompiledSource, input: object): unknown {
+  const failed: FailedCasts = new Map();
+  return validateSource(compiled, coerceGroup(compiled.plan, input, [], failed), failed);
+}
+
+async function fromBody(compiled: CompiledSource, ctx: Context, mediaType: string): Promise<unknown> {
+  if (!compiled.require && mediaTypeOf(ctx.request.headers.get("content-type")) !== mediaType)
+    return undefined;
+  const text = await readBodyText(ctx, compiled.source, compiled.preserveBody);
+  if (compiled.source === "form") {
+    if (compiled.require && text === "") throw bodyError("form", "Missing request body");
+    return fromStrings(compiled, parseNested(text, "form", ctx.limits));
+  }
+  const json = parseJsonObject(text, ctx.limits.jsonDepth);
+  return validateSource(compiled, compiled.plan.aliased ? renameKeys(compiled.plan, json) : json, undefined);
+}

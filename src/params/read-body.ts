@@ -1,0 +1,54 @@
+import type { Context } from "../context/context.ts";
+import { payloadTooLargeError } from "../errors/http-error.ts";
+import { bodyError, type ParamSource } from "../errors/param-errors.ts";
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * Reads the request body as UTF-8 text, up to the body size limit (over it: 413, before reading
+ * when `Content-Length` says so). With `preserve`, reads a copy so that the body stays readable.
+ */
+export async function readBodyText(ctx: Context, source: ParamSource, preserve: boolean): Promise<string> {
+  const limit = ctx.limits.bodySize;
+  const declared = ctx.request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw payloadTooLargeError(limit);
+  const request = preserve ? ctx.request.raw.clone() : ctx.request.raw;
+  const stream = request.body;
+  if (stream === null) return "";
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      reader.cancel().catch(() => {});
+      throw payloadTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  const bytes = chunks.length === 1 ? chunks[0]! : concat(chunks, total);
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw bodyError(source, "Request body is not valid UTF-8");
+  }
+}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** The media type of a `Content-Type` value, lower case, without parameters. */
+export function mediaTypeOf(contentType: string | null): string {
+  if (contentType === null) return "";
+  const semicolon = contentType.indexOf(";");
+  return (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}

@@ -1,0 +1,204 @@
+import * as v from "valibot";
+import { castText } from "./cast-text.ts";
+import {
+  type AnySchema,
+  type Entries,
+  type InferEntries,
+  isSchema,
+  type SourceDeclaration,
+} from "./entries.ts";
+import { parseIsoDate } from "./iso-date.ts";
+import { setMeta } from "./schema-meta.ts";
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+// new Date() accepts ±8.64e15 ms.
+const EPOCH_LIMIT = 8.64e12;
+
+const castTo =
+  (typeName: string) =>
+  (issue: { input: unknown }): string =>
+    castText(issue.input, typeName);
+
+/** A 32-bit signed integer (`Int32`). */
+function int32(): v.GenericSchema<number, number> {
+  const m = castTo("Int32");
+  return setMeta(v.pipe(v.number(m), v.integer(m), v.minValue(INT32_MIN, m), v.maxValue(INT32_MAX, m)), {
+    typeName: "Int32",
+  });
+}
+
+/** A 64-bit signed integer as a `bigint` (`Int64`); JSON gives it as a safe integer number. */
+function int64(): v.GenericSchema<bigint | number, bigint> {
+  const m = castTo("Int64");
+  return setMeta(
+    v.pipe(
+      v.union([v.bigint(), v.pipe(v.number(), v.safeInteger())], m),
+      v.transform((value: bigint | number) => BigInt(value)),
+      v.minValue(INT64_MIN, m),
+      v.maxValue(INT64_MAX, m),
+    ),
+    { typeName: "Int64" },
+  );
+}
+
+/** A finite 64-bit float (`Float64`). */
+function float(): v.GenericSchema<number, number> {
+  const m = castTo("Float64");
+  return setMeta(v.pipe(v.number(m), v.finite(m)), { typeName: "Float64" });
+}
+
+/** A boolean (`Bool`): `true`/`false` in path, query and form. */
+function bool(): v.GenericSchema<boolean, boolean> {
+  return setMeta(v.boolean(castTo("Bool")), { typeName: "Bool" });
+}
+
+/** A string (`String`). */
+function string(): v.GenericSchema<string, string> {
+  return setMeta(v.string(castTo("String")), { typeName: "String" });
+}
+
+/** An ISO 8601 date or date-time string, as a `Date` (`Date`); without an offset it is UTC. */
+function date(): v.GenericSchema<string, Date> {
+  const m = castTo("Date");
+  return setMeta(
+    v.pipe(
+      v.string(m),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const parsed = parseIsoDate(dataset.value);
+        if (parsed === undefined) {
+          addIssue({ message: castText(dataset.value, "Date") });
+          return NEVER;
+        }
+        return parsed;
+      }),
+    ),
+    { typeName: "Date" },
+  );
+}
+
+/** Unix time in whole seconds, as a `Date` (`Epoch`). */
+function epoch(): v.GenericSchema<number, Date> {
+  const m = castTo("Epoch");
+  return setMeta(
+    v.pipe(
+      v.number(m),
+      v.integer(m),
+      v.minValue(-EPOCH_LIMIT, m),
+      v.maxValue(EPOCH_LIMIT, m),
+      v.transform((seconds: number) => new Date(seconds * 1000)),
+    ),
+    { typeName: "Epoch" },
+  );
+}
+
+/** An array of the item type: `ids[]=1&ids[]=2`, `ids[0]=1`, `ids=1&ids=2`, or a JSON array. */
+function array<TItem extends AnySchema>(
+  item: TItem,
+): v.ArraySchema<TItem, (issue: { input: unknown }) => string> {
+  return setMeta(v.array(item, castTo("Array")), { typeName: "Array" });
+}
+
+/** A nested group from entries: `user[name]=…` in query/form, a nested object in JSON. */
+function group<const TEntries extends Entries>(
+  entries: TEntries,
+): v.GenericSchema<unknown, InferEntries<TEntries>> {
+  return toObjectSchema(entries) as unknown as v.GenericSchema<unknown, InferEntries<TEntries>>;
+}
+
+/**
+ * Reads the parameter from another source key than the field's name.
+ *
+ * @example
+ * query: { userId: t.key("user_id", t.int32()) } // ?user_id=7 → params.query.userId === 7
+ */
+function key<TSchema extends AnySchema>(sourceKey: string, schema: TSchema): TSchema {
+  if (sourceKey === "" || FORBIDDEN_KEYS.has(sourceKey))
+    throw new TypeError(`Invalid source key "${sourceKey}"`);
+  // A copy, so that the same schema may be used under other keys elsewhere.
+  return setMeta({ ...schema }, { key: sourceKey });
+}
+
+/** Options of a form or JSON body source. */
+export interface BodyOptions {
+  /** Parse the body whatever its `Content-Type`; the getter is never `undefined`; an empty body is a 400. */
+  readonly require?: boolean;
+  /** Read the body from a copy, so that `ctx.request.raw` can still be read afterwards. */
+  readonly preserveBody?: boolean;
+}
+
+/** A form or JSON source with options, made by `t.body`. */
+export interface BodySpec<
+  TDeclaration extends SourceDeclaration = SourceDeclaration,
+  TRequire extends boolean = boolean,
+> {
+  readonly [bodyMark]: true;
+  readonly declaration: TDeclaration;
+  readonly require: TRequire;
+  readonly preserveBody: boolean;
+}
+
+/** Marks body specs. */
+export const bodyMark: unique symbol = Symbol.for("portico.body-spec");
+
+/**
+ * Declares a form or JSON source with options.
+ *
+ * @example
+ * json: t.body({ user: { name: v.string(), email: v.string() } }, { require: true })
+ */
+function body<
+  const TDeclaration extends SourceDeclaration,
+  const TOptions extends BodyOptions = Record<never, never>,
+>(
+  declaration: TDeclaration,
+  options?: TOptions,
+): BodySpec<TDeclaration, TOptions["require"] extends true ? true : false> {
+  return {
+    [bodyMark]: true,
+    declaration,
+    require: (options?.require === true) as TOptions["require"] extends true ? true : false,
+    preserveBody: options?.preserveBody === true,
+  };
+}
+
+/** True when a source declaration was made by `t.body`. */
+export function isBodySpec(value: unknown): value is BodySpec {
+  return typeof value === "object" && value !== null && bodyMark in value;
+}
+
+/** Keys that could reach an object's prototype; never accepted as parameter names. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** Turns entries (plain objects are nested groups) into a valibot object schema. */
+export function toObjectSchema(entries: Entries): v.ObjectSchema<v.ObjectEntries, undefined> {
+  const out: Record<string, AnySchema> = {};
+  for (const [name, value] of Object.entries(entries)) {
+    if (FORBIDDEN_KEYS.has(name)) throw new TypeError(`"${name}" cannot be a parameter name`);
+    out[name] = isSchema(value) ? value : toObjectSchema(value as Entries);
+  }
+  return v.object(out);
+}
+
+/**
+ * Parameter type helpers. Each is a valibot schema that also tells Portico how to cast the strings of
+ * path, query and form sources, and what to call the type in error messages.
+ *
+ * @example
+ * params: { path: { id: t.int32() }, query: { since: v.optional(t.date()), tags: v.optional(t.array(t.string()), []) } }
+ */
+export const t: {
+  readonly int32: typeof int32;
+  readonly int64: typeof int64;
+  readonly float: typeof float;
+  readonly bool: typeof bool;
+  readonly string: typeof string;
+  readonly date: typeof date;
+  readonly epoch: typeof epoch;
+  readonly array: typeof array;
+  readonly group: typeof group;
+  readonly key: typeof key;
+  readonly body: typeof body;
+} = Object.freeze({ int32, int64, float, bool, string, date, epoch, array, group, key, body });
