@@ -56,8 +56,7 @@ function splitKey(key: string): string[] {
   if (open <= 0) return [key];
   const segments = [key.slice(0, open)];
   BRACKETS.lastIndex = open;
-  let match: RegExpExecArray | null;
-  while ((match = BRACKETS.exec(key)) !== null) {
+  for (let match = BRACKETS.exec(key); match !== null; match = BRACKETS.exec(key)) {
     segments.push(match[1]!);
     if (BRACKETS.lastIndex === key.length) return segments;
   }
