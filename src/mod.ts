@@ -74,3 +74,10 @@ export { attachUpgradeShim, type OpenSocket, type UpgradeShim } from "./ws/shims
 export type { Socket, SocketMessage, SocketReadyState } from "./ws/socket.ts";
 export type { SocketController, SocketTransport } from "./ws/socket-controller.ts";
 export { isUpgradeRequest } from "./ws/upgrade.ts";
+export {
+  type Channel,
+  type ChannelDefinition,
+  type ChannelHelpers,
+  type ChannelInstance,
+  defineChannel,
+} from "./ws/define-channel.ts";

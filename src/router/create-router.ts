@@ -1,4 +1,4 @@
-import { type Handler, isRunnable, type Middleware, runnableMark, type WsHandler } from "./handler.ts";
+import { type Handler, isConnectable, isRunnable, type Middleware, type WsHandler } from "./handler.ts";
 import { joinPath } from "./join-path.ts";
 import { ANY_METHOD, WS_METHOD } from "./route-table.ts";
 
@@ -89,7 +89,7 @@ export class Router<TEnv = unknown> {
    * app.route(["GET", "POST"], "/multi", (ctx) => ctx.response.write(ctx.request.method));
    */
   route(methods: Method | readonly Method[], path: string, handler: Handler<TEnv>): this {
-    if (typeof handler !== "function" && !(isRunnable(handler) && handler[runnableMark] === "endpoint")) {
+    if (typeof handler !== "function" && !isRunnable(handler)) {
       throw new TypeError(`Handler for ${path} must be a function or an endpoint`);
     }
     for (const method of typeof methods === "string" ? [methods] : methods) {
@@ -107,7 +107,7 @@ export class Router<TEnv = unknown> {
    * app.ws("/echo", (socket) => socket.onMessage((m) => socket.send(m)));
    */
   ws(path: string, handler: WsHandler<TEnv>): this {
-    if (typeof handler !== "function" && !(isRunnable(handler) && handler[runnableMark] === "channel")) {
+    if (typeof handler !== "function" && !isConnectable(handler)) {
       throw new TypeError(`Websocket handler for ${path} must be a function or a channel`);
     }
     this.#add(WS_METHOD, path, handler);

@@ -1,14 +1,22 @@
 import type { Context } from "../context/context.ts";
 import type { Socket } from "../ws/socket.ts";
+import type { SocketController } from "../ws/socket-controller.ts";
 
 /** A block route: gets the context; may return a view or a `Response`, anything else is ignored. */
 export type BlockHandler<TEnv = unknown> = (ctx: Context<TEnv>) => unknown;
 
 /** What the router needs of an endpoint: it runs on a context and resolves to its result. */
 export interface Runnable {
-  readonly [runnableMark]: "endpoint" | "channel";
-  /** Runs the unit on a context; resolves to its result (a view, a `Response`, or anything else). */
+  readonly [runnableMark]: "endpoint";
+  /** Runs the endpoint on a context; resolves to its result (a view, a `Response`, or nothing). */
   call(ctx: Context): Promise<unknown>;
+}
+
+/** What the router needs of a channel: it takes over a socket once the upgrade is done. */
+export interface Connectable {
+  readonly [runnableMark]: "channel";
+  /** Runs the channel on an open socket; `report` logs unexpected errors with the request id. */
+  connect(socket: SocketController, ctx: Context, report: (error: unknown) => void): void;
 }
 
 /** Marks endpoints and channels, so that the router tells them from block handlers. */
@@ -21,12 +29,17 @@ export type Handler<TEnv = unknown> = BlockHandler<TEnv> | Runnable;
 export type SocketHandler<TEnv = unknown> = (socket: Socket, ctx: Context<TEnv>) => unknown;
 
 /** A websocket route handler: a block or a channel. */
-export type WsHandler<TEnv = unknown> = SocketHandler<TEnv> | Runnable;
+export type WsHandler<TEnv = unknown> = SocketHandler<TEnv> | Connectable;
 
 /** Koa-style middleware: runs around the handler; `await next()` runs the rest of the chain. */
 export type Middleware<TEnv = unknown> = (ctx: Context<TEnv>, next: () => Promise<void>) => unknown;
 
-/** True when a handler is an endpoint or channel rather than a function. */
+/** True when a handler is an endpoint rather than a function. */
 export function isRunnable(handler: unknown): handler is Runnable {
-  return typeof handler === "object" && handler !== null && runnableMark in handler;
+  return typeof handler === "object" && handler !== null && (handler as Runnable)[runnableMark] === "endpoint";
+}
+
+/** True when a websocket handler is a channel rather than a function. */
+export function isConnectable(handler: unknown): handler is Connectable {
+  return typeof handler === "object" && handler !== null && (handler as Connectable)[runnableMark] === "channel";
 }

@@ -1,14 +1,9 @@
 import type { Context } from "../context/context.ts";
 import { badRequestError, HttpError } from "../errors/http-error.ts";
-import { isRunnable, type WsHandler } from "../router/handler.ts";
+import { isConnectable, type WsHandler } from "../router/handler.ts";
 import { upgradeShimFor } from "./shims.ts";
 import type { Socket } from "./socket.ts";
 import { SocketController } from "./socket-controller.ts";
-
-/** A channel as the upgrade sees it: it takes over a socket once the connection is open. */
-export interface Connectable {
-  connect(socket: SocketController, ctx: Context, report: (error: unknown) => void): void;
-}
 
 const upgraded = new WeakSet<Context>();
 
@@ -64,8 +59,8 @@ function start(
   handler: WsHandler<never>,
   report: (error: unknown) => void,
 ): void {
-  if (isRunnable(handler)) {
-    (handler as unknown as Connectable).connect(socket, ctx, report);
+  if (isConnectable(handler)) {
+    handler.connect(socket, ctx, report);
     return;
   }
   try {
