@@ -70,10 +70,6 @@ export {
   type ViewConstructor,
   type ViewRenderers,
 } from "./view/define-view.ts";
-export { attachUpgradeShim, type OpenSocket, type UpgradeShim } from "./ws/shims.ts";
-export type { Socket, SocketMessage, SocketReadyState } from "./ws/socket.ts";
-export type { SocketController, SocketTransport } from "./ws/socket-controller.ts";
-export { isUpgradeRequest } from "./ws/upgrade.ts";
 export {
   type Channel,
   type ChannelDefinition,
@@ -81,3 +77,7 @@ export {
   type ChannelInstance,
   defineChannel,
 } from "./ws/define-channel.ts";
+export { attachUpgradeShim, type OpenSocket, type UpgradeShim } from "./ws/shims.ts";
+export type { Socket, SocketMessage, SocketReadyState } from "./ws/socket.ts";
+export type { SocketController, SocketTransport } from "./ws/socket-controller.ts";
+export { isUpgradeRequest } from "./ws/upgrade.ts";

@@ -23,7 +23,12 @@ export function toResponse(ctx: Context, idHeader: string, head: boolean): Respo
   }
   const status = state.status;
   // Every runtime would pick its own spelling; one default keeps responses identical everywhere.
-  if (contentType === undefined && typeof body === "string" && body !== "" && !(state.hasHeaders && state.headers.has("content-type"))) {
+  if (
+    contentType === undefined &&
+    typeof body === "string" &&
+    body !== "" &&
+    !(state.hasHeaders && state.headers.has("content-type"))
+  ) {
     contentType = "text/plain; charset=utf-8";
   }
   if (head || NULL_BODY_STATUS.has(status)) body = null;

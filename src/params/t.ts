@@ -8,7 +8,7 @@ import {
   type SourceDeclaration,
 } from "./entries.ts";
 import { parseIsoDate } from "./iso-date.ts";
-import { setMeta } from "./schema-meta.ts";
+import { getMeta, setMeta } from "./schema-meta.ts";
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -118,7 +118,7 @@ function key<TSchema extends AnySchema>(sourceKey: string, schema: TSchema): TSc
   if (sourceKey === "" || FORBIDDEN_KEYS.has(sourceKey))
     throw new TypeError(`Invalid source key "${sourceKey}"`);
   // A copy, so that the same schema may be used under other keys elsewhere.
-  return setMeta({ ...schema }, { key: sourceKey });
+  return setMeta({ ...schema }, { ...getMeta(schema), key: sourceKey });
 }
 
 /** Options of a form or JSON body source. */

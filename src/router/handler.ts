@@ -36,10 +36,14 @@ export type Middleware<TEnv = unknown> = (ctx: Context<TEnv>, next: () => Promis
 
 /** True when a handler is an endpoint rather than a function. */
 export function isRunnable(handler: unknown): handler is Runnable {
-  return typeof handler === "object" && handler !== null && (handler as Runnable)[runnableMark] === "endpoint";
+  return (
+    typeof handler === "object" && handler !== null && (handler as Runnable)[runnableMark] === "endpoint"
+  );
 }
 
 /** True when a websocket handler is a channel rather than a function. */
 export function isConnectable(handler: unknown): handler is Connectable {
-  return typeof handler === "object" && handler !== null && (handler as Connectable)[runnableMark] === "channel";
+  return (
+    typeof handler === "object" && handler !== null && (handler as Connectable)[runnableMark] === "channel"
+  );
 }

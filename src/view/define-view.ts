@@ -12,20 +12,24 @@ export interface CompiledRenderer {
   readonly render: Renderer<never>;
 }
 
-/** What `defineView` returns: call it with data to get a view. */
-export interface ViewConstructor<TData> {
-  (data: TData): View<TData>;
+/** The renderers of a view, compiled. */
+export interface ViewDefinition {
   /** The renderers in declaration order; the first is the default. */
   readonly renderers: readonly CompiledRenderer[];
   /** The media types, in the same order (what content negotiation chooses from). */
   readonly mediaTypes: readonly string[];
 }
 
+/** What `defineView` returns: call it with data to get a view. */
+export interface ViewConstructor<TData> extends ViewDefinition {
+  (data: TData): View<TData>;
+}
+
 /** A value to render for the client, made by a view constructor. */
 export interface View<TData = unknown> {
   readonly data: TData;
-  /** The view constructor that made it (and holds the renderers). */
-  readonly definition: ViewConstructor<TData>;
+  /** The renderers of the view constructor that made it. */
+  readonly definition: ViewDefinition;
   readonly [viewMark]: true;
 }
 
@@ -54,7 +58,7 @@ const FORMATS: Readonly<Record<string, readonly [mediaType: string, contentType:
 export function defineView<TData>(renderers: ViewRenderers<TData>): ViewConstructor<TData> {
   const compiled = Object.entries(renderers).map(([format, render]) => compileRenderer(format, render));
   if (compiled.length === 0) throw new TypeError("defineView needs at least one renderer");
-  const prototype = Object.create(null) as { definition: ViewConstructor<TData>; [viewMark]: true };
+  const prototype = Object.create(null) as { definition: ViewDefinition; [viewMark]: true };
   const make = ((data: TData): View<TData> => {
     const view = Object.create(prototype) as { data: TData };
     view.data = data;

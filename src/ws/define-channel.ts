@@ -1,8 +1,14 @@
 import type { Context } from "../context/context.ts";
+import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "../endpoint/define-error.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { ParamsError } from "../errors/param-errors.ts";
-import { type ErrorClasses, type ErrorDeclarations, defineErrors } from "../endpoint/define-error.ts";
-import { type CompiledParams, compileParams, type InferParams, type ParamsDeclaration, parseParams } from "../params/parse-params.ts";
+import {
+  type CompiledParams,
+  compileParams,
+  type InferParams,
+  type ParamsDeclaration,
+  parseParams,
+} from "../params/parse-params.ts";
 import { type Connectable, runnableMark } from "../router/handler.ts";
 import type { Socket, SocketMessage } from "./socket.ts";
 import type { SocketController } from "./socket-controller.ts";
@@ -124,7 +130,12 @@ export function defineChannel<TParams extends ParamsDeclaration = never, TErrors
   });
 }
 
-async function open(ch: ChannelRun, compiled: CompiledParams | undefined, before: readonly Step[], onOpen: Step | undefined): Promise<void> {
+async function open(
+  ch: ChannelRun,
+  compiled: CompiledParams | undefined,
+  before: readonly Step[],
+  onOpen: Step | undefined,
+): Promise<void> {
   if (compiled !== undefined) ch.params = await parseParams(compiled, ch.context);
   for (const step of before) await step(ch);
   await onOpen?.(ch);

@@ -1,0 +1,105 @@
+import { request as httpRequest } from "node:http";
+import WebSocket from "ws";
+
+/** How the conformance cases reach an app: in-process, or over a real socket. */
+export interface Client {
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** Set for real servers: the `ws://` base and raw HTTP access. */
+  readonly server?: { readonly origin: string };
+}
+
+/** A client for `app.request()`. */
+export function inProcessClient(app: {
+  request(path: string, init?: RequestInit): Promise<Response>;
+}): Client {
+  return { fetch: (path, init) => app.request(path, { redirect: "manual", ...init }) };
+}
+
+/** A client for a server listening at `origin` (e.g. `http://127.0.0.1:4321`). */
+export function serverClient(origin: string): Client {
+  const base = origin.replace(/\/$/, "");
+  return {
+    fetch: (path, init) => fetch(base + path, { redirect: "manual", ...init }),
+    server: { origin: base },
+  };
+}
+
+/** What a websocket session saw. */
+export interface WsOutcome {
+  readonly messages: (string | number[])[];
+  readonly code: number | undefined;
+  readonly reason: string;
+  /** The HTTP status when the server refused the upgrade. */
+  readonly status: number | undefined;
+}
+
+/**
+ * Opens a websocket, sends `send` once open, and closes (1000) after `closeAfter` messages; resolves
+ * when the connection is closed or refused. Bounded by a timeout.
+ */
+export function wsSession(
+  origin: string,
+  path: string,
+  options: { send?: (string | Uint8Array)[]; closeAfter?: number; timeout?: number } = {},
+): Promise<WsOutcome> {
+  const messages: (string | number[])[] = [];
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(origin.replace(/^http/, "ws") + path);
+    const timer = setTimeout(() => {
+      ws.terminate();
+      reject(new Error(`websocket ${path} timed out; got ${JSON.stringify(messages)}`));
+    }, options.timeout ?? 5000);
+    ws.on("open", () => {
+      for (const item of options.send ?? []) ws.send(item);
+    });
+    ws.on("message", (data: Buffer, isBinary: boolean) => {
+      messages.push(isBinary ? [...data] : data.toString("utf8"));
+      if (options.closeAfter !== undefined && messages.length >= options.closeAfter) ws.close(1000);
+    });
+    ws.on("close", (code: number, reason: Buffer) => {
+      clearTimeout(timer);
+      resolve({ messages, code, reason: reason.toString("utf8"), status: undefined });
+    });
+    ws.on("unexpected-response", (_request, response) => {
+      clearTimeout(timer);
+      response.resume();
+      ws.terminate();
+      resolve({ messages, code: undefined, reason: "", status: response.statusCode });
+    });
+    ws.on("error", (error) => {
+      if (ws.readyState !== WebSocket.CLOSED) return;
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+/** Sends a raw HTTP/1.1 request (headers `fetch` will not send) and returns status, headers and body. */
+export function rawRequest(
+  origin: string,
+  path: string,
+  headers: Record<string, string>,
+  method = "GET",
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const url = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path, method, headers, timeout: 5000 },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on("upgrade", (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: "" });
+    });
+    req.on("timeout", () => req.destroy(new Error("raw request timed out")));
+    req.on("error", reject);
+    req.end();
+  });
+}
