@@ -6,21 +6,27 @@ export interface Client {
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** Set for real servers: the `ws://` base and raw HTTP access. */
   readonly server?: { readonly origin: string };
+  /** False where the host strips hop-by-hop headers such as `Upgrade` from responses (workerd does). */
+  readonly keepsHopByHopHeaders: boolean;
 }
 
 /** A client for `app.request()`. */
 export function inProcessClient(app: {
   request(path: string, init?: RequestInit): Promise<Response>;
 }): Client {
-  return { fetch: (path, init) => app.request(path, { redirect: "manual", ...init }) };
+  return {
+    fetch: (path, init) => app.request(path, { redirect: "manual", ...init }),
+    keepsHopByHopHeaders: true,
+  };
 }
 
 /** A client for a server listening at `origin` (e.g. `http://127.0.0.1:4321`). */
-export function serverClient(origin: string): Client {
+export function serverClient(origin: string, keepsHopByHopHeaders = true): Client {
   const base = origin.replace(/\/$/, "");
   return {
     fetch: (path, init) => fetch(base + path, { redirect: "manual", ...init }),
     server: { origin: base },
+    keepsHopByHopHeaders,
   };
 }
 

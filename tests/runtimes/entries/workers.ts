@@ -1,0 +1,4 @@
+// Cloudflare Workers: `export default app`.
+import { app } from "../../conformance/fixture-app.ts";
+
+export default app;
