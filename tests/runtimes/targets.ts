@@ -109,10 +109,23 @@ export const denoServe: Target = {
     ]),
 };
 
-/** Bun from npm. */
+/** Bun from npm, through `portico/bun`'s `serve`. */
 export const bun: Target = {
-  name: "Bun",
+  name: "Bun (portico/bun serve)",
   start: () => startProcess(bin("bun"), ["run", entry("bun.ts")]),
+};
+
+/** Bun from npm, with `Bun.serve(app)`. */
+export const bunDefault: Target = {
+  name: "Bun (Bun.serve(app))",
+  start: () => startProcess(bin("bun"), ["run", entry("bun-default.ts")], { PORT: "0" }),
+};
+
+/** Deno from npm, through `portico/deno`'s `serve`. */
+export const denoHelper: Target = {
+  name: "Deno (portico/deno serve)",
+  start: () =>
+    startProcess(join(root, "node_modules", ".bin", "deno"), ["run", ...DENO_FLAGS, entry("deno-helper.ts")]),
 };
 
 /** workerd through Miniflare, with the app bundled as a module worker (`export default app`). */

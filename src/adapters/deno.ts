@@ -1,0 +1,64 @@
+/**
+ * Deno needs nothing more than the app: `Deno.serve(app.fetch)`, or `deno serve` with
+ * `export default app`. This module adds a `serve` helper with the same handle as `portico/node`
+ * (a URL and a graceful `close()`).
+ *
+ * @example
+ * import { serve } from "portico/deno";
+ * const server = serve(app, { port: 3000 });
+ * console.log(`Listening on ${server.url}`);
+ *
+ * @module
+ */
+
+/** What Deno takes from a Portico app. */
+export interface DenoApp {
+  fetch(request: Request, info: unknown): Promise<Response>;
+}
+
+interface DenoServer {
+  readonly addr: { readonly hostname: string; readonly port: number };
+  shutdown(): Promise<void>;
+}
+
+declare const Deno: {
+  serve(
+    options: { port: number; hostname: string; onListen?: (address: unknown) => void },
+    handler: DenoApp["fetch"],
+  ): DenoServer;
+};
+
+/** Options of {@link serve}. */
+export interface DenoServeOptions {
+  /** The port; `0` picks a free one. Default `3000`. */
+  readonly port?: number;
+  /** The interface. Default `127.0.0.1`; `0.0.0.0` accepts remote clients. */
+  readonly hostname?: string;
+}
+
+/** A running Deno server. */
+export interface DenoServerHandle {
+  /** Where it listens. */
+  readonly url: URL;
+  /** The port it listens on. */
+  readonly port: number;
+  /** Stops accepting connections and waits for requests in flight. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves an app with `Deno.serve`, websockets included.
+ *
+ * @example
+ * const server = serve(app, { port: 0 });
+ * await server.close();
+ */
+export function serve(app: DenoApp, options: DenoServeOptions = {}): DenoServerHandle {
+  const server = Deno.serve(
+    { port: options.port ?? 3000, hostname: options.hostname ?? "127.0.0.1", onListen: () => {} },
+    app.fetch,
+  );
+  const { hostname, port } = server.addr;
+  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+  return { url: new URL(`http://${host}:${port}/`), port, close: () => server.shutdown() };
+}
