@@ -20,12 +20,18 @@ export function toNodeHeaders(headers: Headers): Record<string, string | string[
  * a stream through `pipeline` (backpressure, and cleanup when either side fails).
  */
 export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
-  res.writeHead(response.status, toNodeHeaders(response.headers));
+  const headers = toNodeHeaders(response.headers);
   const source = bodySource(response);
   if (source !== undefined) {
+    // Known length: a Content-Length instead of chunked encoding, and one write.
+    headers["content-length"] = String(
+      typeof source === "string" ? Buffer.byteLength(source) : source.byteLength,
+    );
+    res.writeHead(response.status, headers);
     res.end(source);
     return;
   }
+  res.writeHead(response.status, headers);
   const body = response.body;
   if (body === null) {
     res.end();

@@ -67,7 +67,7 @@ export interface ServerHandle {
  * await fetch(new URL("/users/42", server.url));
  * await server.close();
  */
-export function serve(app: FetchApp, options: ServeOptions = {}): Promise<ServerHandle> {
+export async function serve(app: FetchApp, options: ServeOptions = {}): Promise<ServerHandle> {
   const hostname = options.hostname ?? "127.0.0.1";
   const server = createServer({
     headersTimeout: positive("headersTimeout", options.headersTimeout ?? 60_000),

@@ -35,7 +35,7 @@ function int64(): v.GenericSchema<bigint | number, bigint> {
   const m = castTo("Int64");
   return setMeta(
     v.pipe(
-      v.union([v.bigint(), v.pipe(v.number(), v.safeInteger())], m),
+      v.union([v.bigint(m), v.pipe(v.number(m), v.safeInteger(m))], m),
       v.transform((value: bigint | number) => BigInt(value)),
       v.minValue(INT64_MIN, m),
       v.maxValue(INT64_MAX, m),
