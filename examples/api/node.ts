@@ -1,0 +1,6 @@
+// `npx tsx examples/api/node.ts`, then e.g. `curl -H 'accept: text/plain' localhost:3000/users/1`.
+import { serve } from "../../src/adapters/node.ts";
+import { app } from "./app.ts";
+
+const server = await serve(app, { port: Number(process.env.PORT ?? 3000) });
+console.log(`Portico API example listening on ${server.url}`);

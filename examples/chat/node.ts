@@ -1,0 +1,6 @@
+// `npx tsx examples/chat/node.ts`, then open the printed URL in two browser tabs.
+import { serve } from "../../src/adapters/node.ts";
+import { app } from "./app.ts";
+
+const server = await serve(app, { port: Number(process.env.PORT ?? 3000) });
+console.log(`Portico chat example listening on ${server.url}`);

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { describe, test } from "node:test";
+import { app as api } from "../../examples/api/app.ts";
+import { app as chat } from "../../examples/chat/app.ts";
+import { app as hello } from "../../examples/hello/app.ts";
+import { serve } from "../../src/adapters/node.ts";
+import { wsSession } from "../conformance/client.ts";
+
+describe("examples/hello", () => {
+  test("routes, a namespace and the 404", async () => {
+    assert.match(
+      await (await hello.request("/")).text(),
+      /^Hello from Portico!\nYour request id is [0-9a-f-]{36}\n$/,
+    );
+    assert.equal(await (await hello.request("/hello/Ada")).text(), "Hello, Ada!");
+    assert.deepEqual(await (await hello.request("/api/echo/a/b?x=1")).json(), { path: "a/b", query: "x=1" });
+    const missing = await hello.request("/nope");
+    assert.deepEqual([missing.status, await missing.text()], [404, "404 Not Found"]);
+    assert.match(missing.headers.get("server-timing") ?? "", /^app;dur=/);
+  });
+
+  test("`npm start` starts it on Node and prints its URL", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "examples/hello/node.ts"], {
+      env: { ...process.env, PORT: "0" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /listening on (http:\/\/\S+)/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        child.on("exit", (code) => reject(new Error(`exited with ${code}: ${out}`)));
+        setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 20_000);
+      });
+      assert.equal(await (await fetch(new URL("/hello/you", url))).text(), "Hello, you!");
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+});
+
+describe("examples/api", () => {
+  const json = { "content-type": "application/json", accept: "application/json" };
+
+  test("lists and reads users, in JSON or text", async () => {
+    assert.deepEqual(await (await api.request("/users?limit=1")).json(), {
+      users: [{ id: 1, name: "Ada", email: "ada@example.com" }],
+      offset: 0,
+      limit: 1,
+    });
+    assert.equal(
+      await (await api.request("/users/1", { headers: { accept: "text/plain" } })).text(),
+      "#1 Ada <ada@example.com>",
+    );
+    const bad = await api.request("/users?limit=500");
+    assert.equal(bad.status, 400);
+  });
+
+  test("declared errors with payloads", async () => {
+    const res = await api.request("/users/99", { headers: { accept: "application/json" } });
+    assert.deepEqual(await res.json(), {
+      error: { name: "User Not Found", message: "No user with id 99", code: 404, payload: { id: 99 } },
+    });
+  });
+
+  test("creates users from JSON; a taken email is a 409", async () => {
+    const body = JSON.stringify({ user: { name: " Grace ", email: "grace@example.com" } });
+    const created = await api.request("/users", { method: "POST", headers: json, body });
+    assert.equal(created.status, 201);
+    const user = (await created.json()) as { id: number; name: string };
+    assert.equal(user.name, "Grace");
+    assert.equal(created.headers.get("location"), `/users/${user.id}`);
+    const again = await api.request("/users", { method: "POST", headers: json, body });
+    assert.deepEqual(
+      [again.status, ((await again.json()) as { error: { message: string } }).error.message],
+      [409, "grace@example.com is already registered"],
+    );
+  });
+
+  test("creates posts from a form (redirect) or JSON (201)", async () => {
+    const form = await api.request("/users/1/posts", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "post[title]=From+a+form&post[body]=Hi",
+      redirect: "manual",
+    });
+    assert.equal(form.status, 303);
+    const location = form.headers.get("location")!;
+    assert.equal(
+      await (await api.request(location, { headers: { accept: "text/html" } })).text(),
+      "<article><h1>From a form</h1><p>Hi</p></article>",
+    );
+    const viaJson = await api.request("/users/1/posts", {
+      method: "POST",
+      headers: json,
+      body: '{"post":{"title":"T","body":"B"}}',
+    });
+    assert.equal(viaJson.status, 201);
+    const neither = await api.request("/users/1/posts", { method: "POST", body: "x" });
+    assert.deepEqual(
+      [neither.status, await neither.text()],
+      [415, "415 Missing Body — Send the post as a form or as JSON"],
+    );
+  });
+});
+
+describe("examples/chat", () => {
+  test("members of a room hear each other; a full room closes with 4029", async () => {
+    const server = await serve(chat, { port: 0 });
+    try {
+      const origin = server.url.origin;
+      const alice = wsSession(origin, "/chat/lobby?name=alice", { closeAfter: 3 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const bob = await wsSession(origin, "/chat/lobby?name=bob", { send: ["hi all"], closeAfter: 2 });
+      assert.deepEqual(bob.messages, ["* bob joined (2 here)", "bob: hi all"]);
+      assert.deepEqual((await alice).messages, [
+        "* alice joined (1 here)",
+        "* bob joined (2 here)",
+        "bob: hi all",
+      ]);
+      const full = await wsSession(origin, "/chat/lobby?name=carol&capacity=0");
+      assert.deepEqual([full.code, full.reason], [4029, "RoomFull"]);
+      const badName = await wsSession(origin, "/chat/Bad_Room?name=x");
+      assert.equal(badName.code, 4000);
+    } finally {
+      await server.close();
+    }
+  });
+});
