@@ -30,7 +30,7 @@ const UserList = defineView({
 });
 const PostView = defineView({
   json: (post: Post) => post,
-  html: (post) => `<article><h1>${escape(post.title)}</h1><p>${escape(post.body)}</p></article>`,
+  html: (post) => `<article><h1>${escapeHtml(post.title)}</h1><p>${escapeHtml(post.body)}</p></article>`,
 });
 
 /** Shared by every endpoint that looks a user up. */
@@ -128,6 +128,6 @@ app.on("/users", (r) => {
 });
 app.get("/posts/:id", GetPost);
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
