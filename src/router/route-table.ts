@@ -21,12 +21,17 @@ export interface RouteMatch<TRoute> {
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /**
- * The routes of an app: fully static patterns in a map, the others in a list ordered by specificity
- * (static segments before parameters before wildcards), then by registration order.
+ * The routes of an app: fully static patterns in a map; the others in lists ordered by specificity
+ * (static segments before parameters before wildcards), then by registration order. Dynamic routes
+ * whose first segment is static are bucketed by it, so a request only tries the routes that can match.
  */
 export class RouteTable<TRoute> {
   readonly #static = new Map<string, RouteEntry<TRoute>>();
   readonly #dynamic: RouteEntry<TRoute>[] = [];
+  /** Per first path segment: the dynamic routes starting with it, merged with those starting with a parameter. */
+  readonly #buckets = new Map<string, RouteEntry<TRoute>[]>();
+  /** The dynamic routes whose first segment is not static. */
+  readonly #generic: RouteEntry<TRoute>[] = [];
   readonly #byPattern = new Map<string, RouteEntry<TRoute>>();
   readonly #shapes = new Set<string>();
 
@@ -44,7 +49,7 @@ export class RouteTable<TRoute> {
       entry = { pattern: compiled, routes: new Map(), order: this.#byPattern.size };
       this.#byPattern.set(compiled.source, entry);
       if (compiled.kind === "static") this.#static.set(compiled.source, entry);
-      else insertSorted(this.#dynamic, entry);
+      else this.#addDynamic(entry);
     }
     entry.routes.set(method, route);
   }
@@ -57,13 +62,33 @@ export class RouteTable<TRoute> {
       const route = pick(entry.routes, method);
       if (route !== undefined) return { route, params: entry.pattern.exec(target)! };
     }
-    for (const candidate of this.#dynamic) {
+    const slash = target.indexOf("/", 1);
+    const candidates =
+      this.#buckets.get(slash < 0 ? target.slice(1) : target.slice(1, slash)) ?? this.#generic;
+    for (let i = 0; i < candidates.length; i++) {
+      const candidate = candidates[i]!;
       const route = pick(candidate.routes, method);
       if (route === undefined) continue;
       const params = candidate.pattern.exec(target);
       if (params !== undefined) return { route, params };
     }
     return undefined;
+  }
+
+  #addDynamic(entry: RouteEntry<TRoute>): void {
+    insertSorted(this.#dynamic, entry);
+    const first = firstStaticSegment(entry.pattern.source);
+    if (first === undefined) {
+      insertSorted(this.#generic, entry);
+      for (const bucket of this.#buckets.values()) insertSorted(bucket, entry);
+      return;
+    }
+    let bucket = this.#buckets.get(first);
+    if (bucket === undefined) {
+      bucket = [...this.#generic];
+      this.#buckets.set(first, bucket);
+    }
+    insertSorted(bucket, entry);
   }
 
   /** The methods some route accepts for this path (`WS` for websocket routes), in a conventional order. */
@@ -94,10 +119,22 @@ function rankMethod(method: string): number {
   return index < 0 ? METHOD_ORDER.length : index;
 }
 
+// The first segment of a pattern when it is plain text that URLs spell the same way
+// (`/users/:id` → `users`), else undefined: such routes are tried for every path.
+function firstStaticSegment(pattern: string): string | undefined {
+  const slash = pattern.indexOf("/", 1);
+  const segment = slash < 0 ? pattern.slice(1) : pattern.slice(1, slash);
+  return /^[\w.~-]+$/.test(segment) ? segment : undefined;
+}
+
 function insertSorted<TRoute>(list: RouteEntry<TRoute>[], entry: RouteEntry<TRoute>): void {
   let index = list.length;
-  while (index > 0 && compareRank(list[index - 1]!.pattern.rank, entry.pattern.rank) > 0) index--;
+  while (index > 0 && compareEntries(list[index - 1]!, entry) > 0) index--;
   list.splice(index, 0, entry);
+}
+
+function compareEntries<TRoute>(a: RouteEntry<TRoute>, b: RouteEntry<TRoute>): number {
+  return compareRank(a.pattern.rank, b.pattern.rank) || a.order - b.order;
 }
 
 function compareRank(a: readonly number[], b: readonly number[]): number {

@@ -1,0 +1,15 @@
+import { app } from "../portico-app.ts";
+
+declare const Deno: {
+  serve(options: object, handler: typeof app.fetch): unknown;
+  env: { get(name: string): string | undefined };
+};
+
+Deno.serve(
+  {
+    port: Number(Deno.env.get("PORT") ?? 3000),
+    hostname: "127.0.0.1",
+    onListen: ({ port }: { port: number }) => console.log(`READY http://127.0.0.1:${port}`),
+  },
+  app.fetch,
+);

@@ -1,0 +1,43 @@
+import Fastify from "fastify";
+
+const app = Fastify({ logger: false });
+const int32 = { type: "integer", minimum: -2147483648, maximum: 2147483647 };
+app.get("/", (_req, reply) => reply.type("text/plain; charset=utf-8").send("Hello World"));
+app.get(
+  "/users/:id",
+  { schema: { params: { type: "object", properties: { id: int32 }, required: ["id"] } } },
+  (req) => ({
+    id: req.params.id,
+    name: `user${req.params.id}`,
+  }),
+);
+app.get(
+  "/search",
+  {
+    schema: {
+      querystring: { type: "object", properties: { offset: int32, limit: { ...int32, default: 10 } } },
+    },
+  },
+  (req) => ({ offset: req.query.offset, limit: req.query.limit }),
+);
+app.post(
+  "/users",
+  {
+    schema: {
+      body: {
+        type: "object",
+        required: ["user"],
+        properties: {
+          user: {
+            type: "object",
+            required: ["name", "email"],
+            properties: { name: { type: "string" }, email: { type: "string" } },
+          },
+        },
+      },
+    },
+  },
+  (req, reply) => reply.code(201).send({ name: req.body.user.name, email: req.body.user.email }),
+);
+const address = await app.listen({ port: Number(process.env.PORT ?? 3000), host: "127.0.0.1" });
+console.log(`READY ${address}`);

@@ -1,0 +1,66 @@
+// The limit: node:http with hand-written routing, parsing and validation.
+import { createServer } from "node:http";
+
+const TEXT = { "content-type": "text/plain; charset=utf-8" };
+const JSON_TYPE = { "content-type": "application/json" };
+const INT = /^-?\d{1,10}$/;
+
+function send(res, status, headers, body) {
+  headers["content-length"] = Buffer.byteLength(body);
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+function int32(text) {
+  if (!INT.test(text)) return undefined;
+  const n = Number(text);
+  return n >= -2147483648 && n <= 2147483647 ? n : undefined;
+}
+
+const server = createServer((req, res) => {
+  const url = req.url;
+  const q = url.indexOf("?");
+  const path = q < 0 ? url : url.slice(0, q);
+  if (req.method === "GET") {
+    if (path === "/") return send(res, 200, { ...TEXT }, "Hello World");
+    if (path.startsWith("/users/")) {
+      const id = int32(path.slice(7));
+      if (id === undefined) return send(res, 400, { ...TEXT }, "bad id");
+      return send(res, 200, { ...JSON_TYPE }, JSON.stringify({ id, name: `user${id}` }));
+    }
+    if (path === "/search") {
+      let offset;
+      let limit = 10;
+      for (const pair of (q < 0 ? "" : url.slice(q + 1)).split("&")) {
+        const eq = pair.indexOf("=");
+        const key = pair.slice(0, eq);
+        const value = pair.slice(eq + 1);
+        if (key === "offset" && value !== "") offset = int32(value) ?? null;
+        else if (key === "limit" && value !== "") limit = int32(value) ?? null;
+      }
+      if (offset === null || limit === null) return send(res, 400, { ...TEXT }, "bad query");
+      return send(res, 200, { ...JSON_TYPE }, JSON.stringify({ offset, limit }));
+    }
+  } else if (req.method === "POST" && path === "/users") {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => {
+      let body;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      } catch {
+        return send(res, 400, { ...TEXT }, "bad json");
+      }
+      const user = body?.user;
+      if (typeof user?.name !== "string" || typeof user?.email !== "string")
+        return send(res, 400, { ...TEXT }, "bad user");
+      send(res, 201, { ...JSON_TYPE }, JSON.stringify({ name: user.name, email: user.email }));
+    });
+    return;
+  }
+  send(res, 404, { ...TEXT }, "not found");
+});
+
+server.listen(Number(process.env.PORT ?? 3000), "127.0.0.1", () =>
+  console.log(`READY http://127.0.0.1:${server.address().port}`),
+);

@@ -1,0 +1,3 @@
+import { app } from "../portico-app.ts";
+
+export default app;
