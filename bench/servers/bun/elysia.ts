@@ -5,7 +5,10 @@ const app = new Elysia()
   .get("/", () => "Hello World")
   .get("/users/:id", ({ params: { id } }) => ({ id, name: `user${id}` }), { params: t.Object({ id: int32 }) })
   .get("/search", ({ query }) => ({ offset: query.offset, limit: query.limit }), {
-    query: t.Object({ offset: t.Optional(int32), limit: t.Optional(int32, { default: 10 }) }),
+    query: t.Object({
+      offset: t.Optional(int32),
+      limit: t.Optional(t.Integer({ minimum: -2147483648, maximum: 2147483647, default: 10 })),
+    }),
   })
   .post(
     "/users",

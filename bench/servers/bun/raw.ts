@@ -53,3 +53,5 @@ const server = Bun.serve({
   },
 });
 console.log(`READY http://127.0.0.1:${server.port}`);
+
+export {};

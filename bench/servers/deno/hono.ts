@@ -1,15 +1,11 @@
-import { Hono } from "hono";
-import { validator } from "hono/validator";
-import * as v from "valibot";
-import { buildHono } from "../hono-app.mjs";
-import { CreateUser, IdParams, SearchQuery } from "../shared-valibot.mjs";
+import { buildHono } from "../hono-app.ts";
 
 declare const Deno: {
   serve(options: object, handler: (req: Request) => Response | Promise<Response>): unknown;
   env: { get(name: string): string | undefined };
 };
 
-const app = buildHono(Hono, validator, v, { IdParams, SearchQuery, CreateUser });
+const app = buildHono();
 Deno.serve(
   {
     port: Number(Deno.env.get("PORT") ?? 3000),

@@ -58,3 +58,5 @@ Deno.serve(
     return new Response("not found", { status: 404 });
   },
 );
+
+export {};

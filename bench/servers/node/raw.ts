@@ -29,8 +29,8 @@ const server = createServer((req, res) => {
       return send(res, 200, { ...JSON_TYPE }, JSON.stringify({ id, name: `user${id}` }));
     }
     if (path === "/search") {
-      let offset;
-      let limit = 10;
+      let offset: number | undefined | null;
+      let limit: number | undefined | null = 10;
       for (const pair of (q < 0 ? "" : url.slice(q + 1)).split("&")) {
         const eq = pair.indexOf("=");
         const key = pair.slice(0, eq);
@@ -45,7 +45,7 @@ const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
-      let body;
+      let body: { user?: { name?: unknown; email?: unknown } } | null;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       } catch {

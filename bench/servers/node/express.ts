@@ -1,6 +1,6 @@
 import express from "express";
 import * as v from "valibot";
-import { CreateUser, IdParams, SearchQuery } from "../shared-valibot.mjs";
+import { CreateUser, IdParams, SearchQuery } from "../shared-valibot.ts";
 
 const app = express();
 app.disable("x-powered-by");

@@ -8,7 +8,7 @@ import {
   toNodeHandler,
 } from "h3";
 import * as v from "valibot";
-import { CreateUser, IdParams, SearchQuery } from "../shared-valibot.mjs";
+import { CreateUser, IdParams, SearchQuery } from "../shared-valibot.ts";
 
 const validate = (schema) => (data) => {
   const result = v.safeParse(schema, data);
