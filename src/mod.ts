@@ -12,13 +12,13 @@
 
 export type { ErrorHandler, Logger, NotFoundHandler } from "./app/app-state.ts";
 export { App, type AppOptions, createApp } from "./app/create-app.ts";
-export { bodySource } from "./context/body-source.ts";
 export {
   type Context,
   type CreateContextOptions,
   createContext,
   type ExecutionContext,
 } from "./context/context.ts";
+export { lightResponseKey, type ResponseParts, responseParts } from "./context/light-response.ts";
 export { defaultLimits, type Limits } from "./context/limits.ts";
 export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
@@ -60,6 +60,7 @@ export type {
   SourceDeclaration,
 } from "./params/entries.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
+export { bodyReaderKey } from "./params/read-body.ts";
 export { type BodyOptions, type BodySpec, t } from "./params/t.ts";
 export { createRouter, type Method, Router } from "./router/create-router.ts";
 export type { BlockHandler, Handler, Middleware, SocketHandler, WsHandler } from "./router/handler.ts";

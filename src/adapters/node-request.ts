@@ -1,23 +1,25 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { standardRequestKey } from "../mod.ts";
+import { bodyReaderKey, lightResponseKey, standardRequestKey } from "../mod.ts";
 
 /**
- * A stand-in for the standard `Request` of a Node request: method, url and headers are cheap, and
- * the real `Request` (with the body stream and the abort signal) is built only when something asks
- * for it. Portico reads it through `standardRequestKey`; everything else is delegated.
+ * A stand-in for the standard `Request` of a Node request: method, url and headers are cheap; the
+ * body can be read straight from the socket; the real `Request` (body stream, abort signal) is built
+ * only when something asks for it. Everything else a Request has is delegated to that real one.
  */
 export class NodeRequest {
   readonly method: string;
   readonly url: string;
   readonly #incoming: IncomingMessage;
+  readonly #res: ServerResponse | undefined;
   #headers: Headers | undefined = undefined;
   #request: Request | undefined = undefined;
   #abort: AbortController | undefined = undefined;
-  #aborted = false;
+  #bodyTaken = false;
 
-  constructor(incoming: IncomingMessage, url: string) {
+  constructor(incoming: IncomingMessage, url: string, res: ServerResponse | undefined) {
     this.#incoming = incoming;
+    this.#res = res;
     this.method = incoming.method ?? "GET";
     this.url = url;
   }
@@ -32,24 +34,32 @@ export class NodeRequest {
     return this.#headers;
   }
 
-  /** The abort signal: aborts when the client goes away before the response is complete. */
+  /** Aborts when the client goes away before the response is complete. */
   get signal(): AbortSignal {
-    return this.#controller().signal;
-  }
-
-  /** Called by the adapter when the client disconnected early. */
-  abort(): void {
-    this.#aborted = true;
-    this.#abort?.abort(new Error("The client closed the connection"));
+    if (this.#abort === undefined) {
+      const controller = new AbortController();
+      this.#abort = controller;
+      const res = this.#res;
+      // Listening costs on every request, so it starts only once someone holds the signal.
+      if (res !== undefined) {
+        if (res.destroyed && !res.writableFinished)
+          controller.abort(new Error("The client closed the connection"));
+        else
+          res.once("close", () => {
+            if (!res.writableFinished) controller.abort(new Error("The client closed the connection"));
+          });
+      }
+    }
+    return this.#abort.signal;
   }
 
   /** The real `Request`, built on first use. */
   toRequest(): Request {
     if (this.#request === undefined) {
       const method = this.method;
-      const hasBody = method !== "GET" && method !== "HEAD";
       const init: RequestInit & { duplex?: "half" } = { method, headers: this.headers, signal: this.signal };
-      if (hasBody) {
+      if (method !== "GET" && method !== "HEAD" && !this.#bodyTaken) {
+        this.#bodyTaken = true;
         init.body = Readable.toWeb(this.#incoming) as ReadableStream<Uint8Array>;
         init.duplex = "half";
       }
@@ -58,12 +68,30 @@ export class NodeRequest {
     return this.#request;
   }
 
-  #controller(): AbortController {
-    if (this.#abort === undefined) {
-      this.#abort = new AbortController();
-      if (this.#aborted) this.#abort.abort(new Error("The client closed the connection"));
+  /** The whole body, read from the socket; `undefined` once the body went to a stream. */
+  readBody(limit: number): Promise<Uint8Array | undefined> | undefined {
+    if (this.#bodyTaken) return undefined;
+    this.#bodyTaken = true;
+    const incoming = this.#incoming;
+    if (Number(incoming.headers["content-length"]) > limit) {
+      incoming.resume();
+      return Promise.resolve(undefined);
     }
-    return this.#abort;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      const onData = (chunk: Buffer): void => {
+        total += chunk.length;
+        if (total > limit) {
+          incoming.off("data", onData);
+          incoming.resume();
+          resolve(undefined);
+        } else chunks.push(chunk);
+      };
+      incoming.on("data", onData);
+      incoming.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
+      incoming.once("error", reject);
+    });
   }
 }
 
@@ -97,4 +125,6 @@ for (const name of ["arrayBuffer", "blob", "bytes", "formData", "json", "text", 
   });
 }
 Object.defineProperty(NodeRequest.prototype, standardRequestKey, { value: NodeRequest.prototype.toRequest });
+Object.defineProperty(NodeRequest.prototype, bodyReaderKey, { value: NodeRequest.prototype.readBody });
+Object.defineProperty(NodeRequest.prototype, lightResponseKey, { value: true });
 Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);

@@ -1,11 +1,12 @@
-import type { ServerResponse } from "node:http";
+import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { bodySource } from "../mod.ts";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { responseParts } from "../mod.ts";
 
 /** Node header values from a `Headers`, with every `Set-Cookie` kept apart. */
-export function toNodeHeaders(headers: Headers): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+export function toNodeHeaders(headers: Headers): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
   for (const [name, value] of headers) {
     if (name === "set-cookie") continue;
     out[name] = value;
@@ -16,30 +17,30 @@ export function toNodeHeaders(headers: Headers): Record<string, string | string[
 }
 
 /**
- * Writes a `Response` to a Node response: a Portico string/bytes body in one `end()` call,
- * a stream through `pipeline` (backpressure, and cleanup when either side fails).
+ * Writes a response to a Node response. Portico's own responses are written from their parts: a
+ * string or bytes body in one `end()` call with a `Content-Length`; any other `Response` is read.
+ * Streams go through `pipeline` (backpressure, and cleanup when either side fails).
  */
-export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers = toNodeHeaders(response.headers);
-  const source = bodySource(response);
-  if (source !== undefined) {
-    // Known length: a Content-Length instead of chunked encoding, and one write.
-    headers["content-length"] = String(
-      typeof source === "string" ? Buffer.byteLength(source) : source.byteLength,
-    );
+export function writeResponse(response: Response, res: ServerResponse): Promise<void> | undefined {
+  const parts = responseParts(response);
+  const headers: OutgoingHttpHeaders = parts
+    ? parts.headers instanceof Headers
+      ? toNodeHeaders(parts.headers)
+      : (parts.headers as OutgoingHttpHeaders)
+    : toNodeHeaders(response.headers);
+  const body = parts ? parts.body : response.body;
+  if (typeof body === "string" || body instanceof Uint8Array) {
+    headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
     res.writeHead(response.status, headers);
-    res.end(source);
-    return;
+    res.end(body);
+    return undefined;
   }
   res.writeHead(response.status, headers);
-  const body = response.body;
   if (body === null) {
     res.end();
-    return;
+    return undefined;
   }
-  try {
-    await pipeline(Readable.fromWeb(body as import("node:stream/web").ReadableStream), res);
-  } catch {
+  return pipeline(Readable.fromWeb(body as NodeReadableStream), res).catch(() => {
     // The client went away or the body stream failed; pipeline has destroyed both sides.
-  }
+  });
 }

@@ -86,17 +86,13 @@ export async function serve(app: FetchApp, options: ServeOptions = {}): Promise<
     if (closing) res.shouldKeepAlive = false;
     const url = requestUrl(incoming, fallbackHost);
     if (url === undefined) return badRequest(res);
-    const request = new NodeRequest(incoming, url);
-    res.on("close", () => {
-      if (!res.writableFinished) request.abort();
-    });
-    handle(app, request as unknown as Request, res);
+    handle(app, new NodeRequest(incoming, url, res) as unknown as Request, res);
   });
 
   server.on("upgrade", (incoming: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = requestUrl(incoming, fallbackHost);
     if (url === undefined || closing) return rejectUpgrade(socket, closing ? 503 : 400);
-    const request = new NodeRequest(incoming, url);
+    const request = new NodeRequest(incoming, url, undefined);
     const shim: UpgradeShim = (_request, open) => {
       wss.handleUpgrade(incoming, socket, head, (ws) => {
         const controller = open(nodeSocketTransport(ws));
@@ -152,7 +148,7 @@ function handle(app: FetchApp, request: Request, res: ServerResponse): void {
     internalError(res);
     return;
   }
-  if (result instanceof Response) {
+  if (!(result instanceof Promise)) {
     writeResponse(result, res);
     return;
   }

@@ -5,7 +5,7 @@ import { Router, type Scope } from "../router/create-router.ts";
 import { RouteTable, WS_METHOD } from "../router/route-table.ts";
 import { bunWebSocketHandlers } from "../ws/shims.ts";
 import type { AppRoute, AppState, ErrorHandler, Logger, NotFoundHandler } from "./app-state.ts";
-import { dispatch } from "./dispatch.ts";
+import { dispatch, route, routeStep } from "./dispatch.ts";
 
 /** Options of {@link createApp}. Every one has a safe default. */
 export interface AppOptions {
@@ -38,6 +38,7 @@ export class App<TEnv = unknown> extends Router<TEnv> {
     const table = new RouteTable<AppRoute>();
     const root: Scope = { middleware: [] };
     const state: AppState = {
+      route: (ctx) => route(state, ctx),
       table,
       root,
       verbose: options.verbose === true,
@@ -50,7 +51,8 @@ export class App<TEnv = unknown> extends Router<TEnv> {
       hasWebSockets: false,
     };
     super("", [], root, (record) => {
-      table.add(record.method, record.path, { handler: record.handler, scopes: record.scopes });
+      const run = routeStep(state, record.method, record.handler);
+      table.add(record.method, record.path, { handler: record.handler, scopes: record.scopes, run });
       if (record.method === WS_METHOD) state.hasWebSockets = true;
     });
     this.#state = state;

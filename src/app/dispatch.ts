@@ -1,18 +1,19 @@
 import { type Context, contextFor, type ExecutionContext } from "../context/context.ts";
 import { requestIdFor } from "../context/request-id.ts";
 import { splitUrl } from "../context/request-info.ts";
+import { runnerOf } from "../endpoint/define-endpoint.ts";
 import { methodNotAllowedError, notFoundError, upgradeRequiredError } from "../errors/http-error.ts";
 import { PathParamsError, paramMessage } from "../errors/param-errors.ts";
-import { isRunnable, type WsHandler } from "../router/handler.ts";
+import { type Handler, isRunnable, type WsHandler } from "../router/handler.ts";
 import { ANY_METHOD, WS_METHOD } from "../router/route-table.ts";
 import { isUpgradeRequest, upgrade, wasUpgraded } from "../ws/upgrade.ts";
-import type { AppRoute, AppState } from "./app-state.ts";
+import type { AppState } from "./app-state.ts";
 import { lastResortResponse, rescue } from "./rescue.ts";
 import { runChain, runStep, type Terminal } from "./run-chain.ts";
 import { toResponse } from "./to-response.ts";
 
 /** Handles one request: routing, middleware, the handler, error rescue and the response. Never rejects. */
-export async function dispatch(
+export function dispatch(
   state: AppState,
   request: Request,
   env: unknown,
@@ -23,52 +24,66 @@ export async function dispatch(
     ? requestIdFor(request.headers, true, state.idHeader)
     : crypto.randomUUID();
   const ctx = contextFor(request, target, id, env, executionContext, state.limits);
-  const method = request.method;
-  const terminal = (c: Context): unknown => route(state, c, method, target.path, env);
-  if (state.root.middleware.length === 0) await runStep(state, ctx, terminal);
-  else await runChain(state, ctx, [state.root], terminal);
+  // A request whose handler and middleware are synchronous is handled without a microtask.
+  const pending =
+    state.root.middleware.length === 0
+      ? runStep(state, ctx, state.route)
+      : runChain(state, ctx, [state.root], state.route);
+  if (pending instanceof Promise) return pending.then(() => finish(state, ctx));
+  return Promise.resolve(finish(state, ctx));
+}
+
+function finish(state: AppState, ctx: Context): Response | Promise<Response> {
   // Bun and the Node adapter answer a websocket handshake themselves; Bun wants `undefined` back.
   if (state.hasWebSockets && wasUpgraded(ctx)) return undefined as unknown as Response;
+  const head = ctx.request.method === "HEAD";
   try {
-    return toResponse(ctx, state.idHeader, method === "HEAD");
+    return toResponse(ctx, state.idHeader, head);
   } catch (error) {
     // A renderer or the response itself failed (bad status, throwing view): rescue once more.
-    await rescue(state, ctx, error);
-    try {
-      return toResponse(ctx, state.idHeader, method === "HEAD");
-    } catch {
-      const response = lastResortResponse();
-      response.headers.set(state.idHeader, id);
-      return response;
-    }
+    const rescued = rescue(state, ctx, error);
+    return rescued instanceof Promise
+      ? rescued.then(() => lastTry(state, ctx, head))
+      : lastTry(state, ctx, head);
   }
 }
 
-function route(state: AppState, ctx: Context, method: string, path: string, env: unknown): unknown {
-  const table = state.table;
-  if (state.hasWebSockets && method === "GET" && isUpgradeRequest(ctx.request.headers)) {
-    const found = table.find(WS_METHOD, path);
-    if (found !== undefined) {
-      ctx.request.pathParams = decodeParams(found.params, state.limits.pathParamLength);
-      const report = (error: unknown): void =>
-        state.logger.error(`[portico] websocket of request ${ctx.request.id} failed`, error);
-      return runRoute(state, ctx, found.route, (c) =>
-        upgrade(c, found.route.handler as WsHandler<never>, env, report),
-      );
-    }
+function lastTry(state: AppState, ctx: Context, head: boolean): Response {
+  try {
+    return toResponse(ctx, state.idHeader, head);
+  } catch {
+    const response = lastResortResponse();
+    response.headers.set(state.idHeader, ctx.request.id);
+    return response;
   }
-  const found = table.find(method, path);
+}
+
+/** Finds the route for a request and runs it (inside its scopes' middleware); the unmatched answers otherwise. */
+export function route(state: AppState, ctx: Context): unknown {
+  const table = state.table;
+  const { method, path } = ctx.request;
+  let found =
+    state.hasWebSockets && method === "GET" && isUpgradeRequest(ctx.request.headers)
+      ? table.find(WS_METHOD, path)
+      : undefined;
+  found ??= table.find(method, path);
   if (found === undefined) return unmatched(state, ctx, method, path);
   ctx.request.pathParams = decodeParams(found.params, state.limits.pathParamLength);
-  const handler = found.route.handler;
-  const terminal: Terminal = isRunnable(handler)
-    ? (c) => handler.call(c)
-    : (handler as (c: Context) => unknown);
-  return runRoute(state, ctx, found.route, terminal);
+  const appRoute = found.route;
+  return appRoute.scopes.length === 0
+    ? appRoute.run(ctx)
+    : runChain(state, ctx, appRoute.scopes, appRoute.run);
 }
 
-function runRoute(state: AppState, ctx: Context, appRoute: AppRoute, terminal: Terminal): unknown {
-  return appRoute.scopes.length === 0 ? terminal(ctx) : runChain(state, ctx, appRoute.scopes, terminal);
+/** The step that runs a route's handler: an endpoint's `call`, a block, or a websocket upgrade. */
+export function routeStep(
+  state: AppState,
+  method: string,
+  handler: Handler<never> | WsHandler<never>,
+): Terminal {
+  if (method === WS_METHOD) return (ctx) => upgrade(ctx, handler as WsHandler<never>, ctx.env, state.logger);
+  if (isRunnable(handler)) return runnerOf(handler);
+  return handler as Terminal;
 }
 
 function unmatched(state: AppState, ctx: Context, method: string, path: string): unknown {

@@ -8,11 +8,17 @@ import type { AppState } from "./app-state.ts";
  * Turns an error thrown while handling a request into the response to send: the app's `onError`
  * handler first (if any), else the default rendering. Never throws.
  */
-export async function rescue(state: AppState, ctx: Context, error: unknown): Promise<void> {
+export function rescue(state: AppState, ctx: Context, error: unknown): void | Promise<void> {
   ctx.error = error;
   const response = ctx.response;
   response.view = undefined;
   response.raw = undefined;
+  if (state.errorHandler) return rescueWithHandler(state, ctx, error);
+  renderDefault(state, ctx, error);
+}
+
+async function rescueWithHandler(state: AppState, ctx: Context, error: unknown): Promise<void> {
+  const response = ctx.response;
   if (state.errorHandler) {
     response.status = isHttpError(error) && isErrorStatus(error.code) ? error.code : 500;
     try {
@@ -30,21 +36,25 @@ export async function rescue(state: AppState, ctx: Context, error: unknown): Pro
       state.logger.error(`[portico] onError handler failed for request ${ctx.request.id}`, handlerError);
     }
   }
-  response.raw = defaultErrorResponse(state, ctx, error);
+  renderDefault(state, ctx, error);
 }
 
-/** The default error response; logs anything that is not a declared HTTP error. */
-export function defaultErrorResponse(state: AppState, ctx: Context, error: unknown): Response {
+// The default rendering, written into ctx.response so that it is built (and sent) like any response,
+// keeping the headers middleware set before the error. Logs anything that is not a declared HTTP error.
+function renderDefault(state: AppState, ctx: Context, error: unknown): void {
   if (!(isHttpError(error) && isErrorStatus(error.code))) {
     state.logger.error(`[portico] request ${ctx.request.id} failed`, error);
   }
+  const response = ctx.response;
   try {
     const rendered = renderError(error, ctx.request.headers.get("accept"), ctx.request.id, state.verbose);
-    const headers: Record<string, string> = { "content-type": rendered.contentType, ...rendered.headers };
-    return new Response(rendered.body, { status: rendered.status, headers });
+    response.status = rendered.status;
+    response.body = rendered.body;
+    response.headers.set("content-type", rendered.contentType);
+    for (const [name, value] of Object.entries(rendered.headers ?? {})) response.headers.set(name, value);
   } catch (renderFailure) {
     state.logger.error(`[portico] rendering the error of request ${ctx.request.id} failed`, renderFailure);
-    return lastResortResponse();
+    response.raw = lastResortResponse();
   }
 }
 

@@ -11,16 +11,23 @@ export type Terminal = (ctx: Context) => unknown;
 /**
  * Runs a step and records what it returned: a `Response` is sent as is, a view is rendered (unless
  * one is already set). An error becomes the error response right here, so that the middleware
- * around it still runs and sees `ctx.error`; the returned promise never rejects.
+ * around it still runs and sees `ctx.error`. Synchronous steps complete synchronously (no promise);
+ * the returned promise, when there is one, never rejects.
  */
-export async function runStep(state: AppState, ctx: Context, step: Terminal): Promise<void> {
+export function runStep(state: AppState, ctx: Context, step: Terminal): void | Promise<void> {
+  let result: unknown;
   try {
-    let result = step(ctx);
-    if (result instanceof Promise) result = await result;
-    record(ctx, result);
+    result = step(ctx);
   } catch (error) {
-    await rescue(state, ctx, error);
+    return rescue(state, ctx, error);
   }
+  if (result instanceof Promise) {
+    return result.then(
+      (value) => record(ctx, value),
+      (error: unknown) => rescue(state, ctx, error),
+    );
+  }
+  record(ctx, result);
 }
 
 /** Runs middleware (the scopes' lists, outermost first) around a terminal step. */
@@ -29,7 +36,7 @@ export function runChain(
   ctx: Context,
   scopes: readonly Scope[],
   terminal: Terminal,
-): Promise<void> {
+): void | Promise<void> {
   return runFrom(state, ctx, scopes, 0, 0, terminal);
 }
 
@@ -40,7 +47,7 @@ function runFrom(
   scopeIndex: number,
   index: number,
   terminal: Terminal,
-): Promise<void> {
+): void | Promise<void> {
   let s = scopeIndex;
   let i = index;
   while (s < scopes.length && i >= scopes[s]!.middleware.length) {
@@ -53,7 +60,7 @@ function runFrom(
   const next = (): Promise<void> => {
     if (called) return Promise.reject(new Error("next() was called more than once by one middleware"));
     called = true;
-    return runFrom(state, ctx, scopes, s, i + 1, terminal);
+    return Promise.resolve(runFrom(state, ctx, scopes, s, i + 1, terminal));
   };
   return runStep(state, ctx, (c) => middleware(c, next));
 }

@@ -1,5 +1,5 @@
-import { responseFrom } from "../context/body-source.ts";
 import type { Context } from "../context/context.ts";
+import { buildResponse, lightResponseKey } from "../context/light-response.ts";
 import type { ResponseBody } from "../context/response-state.ts";
 import { renderView } from "../view/render-view.ts";
 
@@ -16,7 +16,7 @@ export function toResponse(ctx: Context, idHeader: string, head: boolean): Respo
   let contentType: string | undefined;
   let vary = false;
   if (state.view !== undefined) {
-    const rendered = renderView(state.view, ctx.request.headers.get("accept"));
+    const rendered = renderView(state.view, ctx.request);
     body = rendered.body;
     contentType = rendered.contentType;
     vary = rendered.negotiated;
@@ -32,19 +32,28 @@ export function toResponse(ctx: Context, idHeader: string, head: boolean): Respo
     contentType = "text/plain; charset=utf-8";
   }
   if (head || NULL_BODY_STATUS.has(status)) body = null;
+  else if (body instanceof ArrayBuffer) body = new Uint8Array(body);
+  let headers: Record<string, string> | Headers;
   if (!state.hasHeaders) {
-    const headers: Record<string, string> = { [idHeader]: ctx.request.id };
+    headers = { [idHeader]: ctx.request.id };
     if (contentType !== undefined) headers["content-type"] = contentType;
     if (vary) headers.vary = "Accept";
-    if (typeof body === "string" || body instanceof Uint8Array) return responseFrom(body, status, headers);
-    return new Response(body as BodyInit | null, { status, headers });
+  } else {
+    headers = state.headers;
+    headers.set(idHeader, ctx.request.id);
+    if (contentType !== undefined) headers.set("content-type", contentType);
+    if (vary) headers.append("vary", "Accept");
   }
-  const headers = state.headers;
-  headers.set(idHeader, ctx.request.id);
-  if (contentType !== undefined) headers.set("content-type", contentType);
-  if (vary) headers.append("vary", "Accept");
-  if (typeof body === "string" || body instanceof Uint8Array) return responseFrom(body, status, headers);
-  return new Response(body as BodyInit | null, { status, headers });
+  if (
+    body === null ||
+    typeof body === "string" ||
+    body instanceof Uint8Array ||
+    body instanceof ReadableStream
+  ) {
+    const light = (ctx.request.source as { [lightResponseKey]?: boolean })[lightResponseKey] === true;
+    return buildResponse({ status, headers, body }, light);
+  }
+  return new Response(body, { status, headers });
 }
 
 // A returned Response keeps its own status, body and headers; headers set on ctx.response are added

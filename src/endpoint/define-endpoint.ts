@@ -65,41 +65,83 @@ export function defineEndpoint<
   if (typeof definition.call !== "function") throw new TypeError("defineEndpoint needs a call(ep) function");
   const compiled = definition.params === undefined ? undefined : compileParams(definition.params);
   const errors = defineErrors(definition.errors) as ErrorClasses<unknown>;
-  const before = (definition.before ?? []) as unknown as readonly Callback[];
-  const after = (definition.after ?? []) as unknown as readonly Callback[];
-  const call = definition.call as unknown as Callback;
-  return Object.freeze({
+  // before…, call, after…: one list, with the index of `call` to know which value is the result.
+  const steps = [
+    ...((definition.before ?? []) as unknown as readonly Callback[]),
+    definition.call as unknown as Callback,
+    ...((definition.after ?? []) as unknown as readonly Callback[]),
+  ];
+  const callIndex = definition.before?.length ?? 0;
+  const runner = (ctx: Context): EndpointResult | Promise<EndpointResult> =>
+    run(ctx, compiled, errors, steps, callIndex);
+  const endpoint = Object.freeze({
     [runnableMark]: "endpoint" as const,
     params: definition.params,
     errors: errors as ErrorClasses<TErrors>,
-    call: (ctx: Context) => run(ctx, compiled, errors, before, call, after),
+    call(ctx: Context): Promise<EndpointResult> {
+      try {
+        return Promise.resolve(runner(ctx));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
   });
+  runners.set(endpoint, runner);
+  return endpoint;
+}
+
+const runners = new WeakMap<object, (ctx: Context) => unknown>();
+
+/**
+ * The router's way to run an endpoint: like `call`, but a synchronous endpoint with synchronous
+ * params answers without a promise (and throws instead of rejecting).
+ */
+export function runnerOf(endpoint: Runnable): (ctx: Context) => unknown {
+  return runners.get(endpoint) ?? ((ctx) => endpoint.call(ctx));
 }
 
 type Callback = (ep: EndpointRun) => unknown;
 
-async function run(
+function run(
   ctx: Context,
   compiled: CompiledParams | undefined,
   errors: ErrorClasses<unknown>,
-  before: readonly Callback[],
-  call: Callback,
-  after: readonly Callback[],
-): Promise<EndpointResult> {
+  steps: readonly Callback[],
+  callIndex: number,
+): EndpointResult | Promise<EndpointResult> {
   const ep = new EndpointRun(ctx, errors);
-  if (compiled !== undefined) ep.params = await parseParams(compiled, ctx);
-  // Await only what is a promise: a synchronous step costs no extra microtask.
-  for (const callback of before) {
-    const pending = callback(ep);
-    if (pending instanceof Promise) await pending;
+  if (compiled !== undefined) {
+    const params = parseParams(compiled, ctx);
+    if (params instanceof Promise) {
+      return params.then((parsed) => {
+        ep.params = parsed;
+        return runSteps(ep, steps, 0, callIndex, undefined);
+      });
+    }
+    ep.params = params;
   }
-  let result = call(ep);
-  if (result instanceof Promise) result = await result;
-  for (const callback of after) {
-    const pending = callback(ep);
-    if (pending instanceof Promise) await pending;
+  return runSteps(ep, steps, 0, callIndex, undefined);
+}
+
+// Runs the steps from `start`; continues asynchronously only from the first step that returns a promise.
+function runSteps(
+  ep: EndpointRun,
+  steps: readonly Callback[],
+  start: number,
+  callIndex: number,
+  result: unknown,
+): EndpointResult | Promise<EndpointResult> {
+  let returned = result;
+  for (let i = start; i < steps.length; i++) {
+    const value = steps[i]!(ep);
+    if (value instanceof Promise) {
+      return value.then((settled) =>
+        runSteps(ep, steps, i + 1, callIndex, i === callIndex ? settled : returned),
+      );
+    }
+    if (i === callIndex) returned = value;
   }
   if (ep.chosenView !== undefined) return ep.chosenView;
-  if (isView(result) || result instanceof Response) return result;
+  if (isView(returned) || returned instanceof Response) return returned;
   return undefined;
 }

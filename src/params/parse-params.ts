@@ -55,11 +55,33 @@ export function compileParams(declaration: ParamsDeclaration): CompiledParams {
   return { sources };
 }
 
-/** Parses every declared source, in order path, query, form, json; the first failing source throws. */
-export async function parseParams(compiled: CompiledParams, ctx: Context): Promise<Record<string, unknown>> {
-  const params: Record<string, unknown> = {};
-  for (const source of compiled.sources) {
-    params[source.source] = await parseSource(source, ctx);
+/**
+ * Parses every declared source, in order path, query, form, json; the first failing source throws.
+ * Path and query parse synchronously, so params without a body are returned without a promise.
+ */
+export function parseParams(
+  compiled: CompiledParams,
+  ctx: Context,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  return parseFrom(compiled.sources, 0, {}, ctx);
+}
+
+function parseFrom(
+  sources: readonly CompiledSource[],
+  start: number,
+  params: Record<string, unknown>,
+  ctx: Context,
+): Record<string, unknown> | Promise<Record<string, unknown>> {
+  for (let i = start; i < sources.length; i++) {
+    const source = sources[i]!;
+    const value = parseSource(source, ctx);
+    if (value instanceof Promise) {
+      return value.then((parsed) => {
+        params[source.source] = parsed;
+        return parseFrom(sources, i + 1, params, ctx);
+      });
+    }
+    params[source.source] = value;
   }
   return params;
 }

@@ -13,11 +13,12 @@ export interface RenderedView {
  * Renders a view for a request's `Accept` header. With one renderer, or when the client accepts none
  * of them, the first declared renderer is used.
  */
-export function renderView(view: View, accept: string | null): RenderedView {
+export function renderView(view: View, request: { readonly headers: Headers }): RenderedView {
   const { renderers, mediaTypes } = view.definition;
   let renderer: CompiledRenderer = renderers[0]!;
+  // Only a choice needs the request's headers (which some servers build lazily).
   if (renderers.length > 1) {
-    const index = pickMediaType(accept, mediaTypes);
+    const index = pickMediaType(request.headers.get("accept"), mediaTypes);
     if (index > 0) renderer = renderers[index]!;
   }
   const value = (renderer.render as (data: unknown) => unknown)(view.data);

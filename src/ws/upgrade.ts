@@ -29,8 +29,10 @@ export function upgrade(
   ctx: Context,
   handler: WsHandler<never>,
   env: unknown,
-  report: (error: unknown) => void,
+  logger: { error(message: string, error?: unknown): void },
 ): Response | undefined {
+  const report = (error: unknown): void =>
+    logger.error(`[portico] websocket of request ${ctx.request.id} failed`, error);
   const headers = ctx.request.headers;
   if (headers.get("sec-websocket-version") !== "13") {
     throw new HttpError(426, "UpgradeRequired", "Only websocket version 13 is supported", undefined, {

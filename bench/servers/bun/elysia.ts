@@ -18,5 +18,11 @@ const app = new Elysia()
     },
     { body: t.Object({ user: t.Object({ name: t.String(), email: t.String() }) }) },
   )
+  .onError(({ code, set }) => {
+    if (code === "VALIDATION" || code === "PARSE") {
+      set.status = 400;
+      return "invalid";
+    }
+  })
   .listen({ port: Number(process.env.PORT ?? 3000), hostname: "127.0.0.1" });
 console.log(`READY http://127.0.0.1:${app.server?.port}`);

@@ -3,3 +3,4 @@ import { app } from "../portico-app.ts";
 
 const server = await serve(app, { port: Number(process.env.PORT ?? 3000), hostname: "127.0.0.1" });
 console.log(`READY ${server.url.origin}`);
+process.on("SIGTERM", () => process.exit(0));

@@ -1,0 +1,50 @@
+// Who runs in the benchmark, and how each one is started.
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const root: string = join(here, "..");
+const runtimes = join(root, "tests", "runtimes", "node_modules", ".bin");
+
+/** A server to measure. */
+export interface Contestant {
+  readonly runtime: "node" | "bun" | "deno" | "workerd";
+  readonly name: string;
+  /** The raw runtime: the limit the others are compared with. */
+  readonly raw?: boolean;
+  readonly command: readonly string[];
+}
+
+const server = (runtime: string, file: string): string => join(here, "servers", runtime, file);
+const node = (file: string): string[] => [process.execPath, "--import", "tsx", server("node", file)];
+const bun = (file: string): string[] => [join(runtimes, "bun"), "run", server("bun", file)];
+const deno = (file: string): string[] => [
+  join(root, "node_modules", ".bin", "deno"),
+  "run",
+  "--allow-net",
+  "--allow-env",
+  "--allow-read",
+  server("deno", file),
+];
+
+export const contestants: readonly Contestant[] = [
+  { runtime: "node", name: "node:http (raw)", raw: true, command: node("raw.ts") },
+  // As an app is deployed: compiled to JavaScript (bench/run.ts bundles it with esbuild first).
+  { runtime: "node", name: "Portico", command: [process.execPath, join(here, ".work", "portico-node.mjs")] },
+  { runtime: "node", name: "Hono", command: node("hono.ts") },
+  { runtime: "node", name: "Fastify", command: node("fastify.ts") },
+  { runtime: "node", name: "h3", command: node("h3.ts") },
+  { runtime: "node", name: "Express", command: node("express.ts") },
+  { runtime: "bun", name: "Bun.serve (raw)", raw: true, command: bun("raw.ts") },
+  { runtime: "bun", name: "Portico", command: bun("portico.ts") },
+  { runtime: "bun", name: "Hono", command: bun("hono.ts") },
+  { runtime: "bun", name: "Elysia", command: bun("elysia.ts") },
+  { runtime: "deno", name: "Deno.serve (raw)", raw: true, command: deno("raw.ts") },
+  { runtime: "deno", name: "Portico", command: deno("portico.ts") },
+  { runtime: "deno", name: "Hono", command: deno("hono.ts") },
+  {
+    runtime: "workerd",
+    name: "Portico",
+    command: [process.execPath, "--import", "tsx", server("workerd", "start.ts")],
+  },
+];

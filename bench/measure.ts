@@ -1,0 +1,135 @@
+// Starting a server pinned to one core, loading it with wrk pinned to the other, and reading what
+// the server spent from /proc.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
+import type { Contestant } from "./contestants.ts";
+import type { Scenario } from "./scenarios.ts";
+
+const run = promisify(execFile);
+const CLOCK_TICKS = 100;
+export const SERVER_CORE = "0";
+export const LOAD_CORE = "1";
+
+/** A server under test. */
+export interface RunningServer {
+  readonly origin: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a contestant on a free port, pinned to the server core, and waits for its `READY <url>`. */
+export function startServer(contestant: Contestant, port: number): Promise<RunningServer> {
+  const [command, ...args] = contestant.command;
+  const child = spawn("taskset", ["-c", SERVER_CORE, command!, ...args], {
+    env: { ...process.env, PORT: String(port), NODE_ENV: "production", NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${contestant.name} did not start: ${output}`));
+    }, 30_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /READY (http:\/\/\S+)/.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.resume();
+      resolve({ origin: match[1]!.replace(/\/$/, ""), pid: child.pid!, stop: () => stop(child) });
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${contestant.name} exited with ${code}: ${output}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** CPU seconds (user + system, all threads) a process and its reaped children have used. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 14–17 of stat (utime, stime, cutime, cstime), counted from after the command name.
+  const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  return ticks / CLOCK_TICKS;
+}
+
+/** Peak resident memory of a process, in MiB (VmHWM). */
+export function peakRssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kib = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);
+  return kib / 1024;
+}
+
+/** One wrk run's figures. */
+export interface Sample {
+  readonly requestsPerSecond: number;
+  readonly p99Ms: number;
+  readonly requests: number;
+  /** Server CPU time per request, in microseconds (NaN when the server's CPU cannot be read). */
+  readonly cpuMicros: number;
+  readonly errors: number;
+}
+
+/** Loads a server with wrk (pinned to the load core) for `seconds`, measuring the server's CPU. */
+export async function load(
+  server: RunningServer,
+  scenario: Scenario,
+  seconds: number,
+  connections: number,
+  measureCpu: boolean,
+): Promise<Sample> {
+  const args = [
+    "-c",
+    LOAD_CORE,
+    "wrk",
+    "-t1",
+    `-c${connections}`,
+    `-d${seconds}s`,
+    "--latency",
+    "--timeout",
+    "5s",
+  ];
+  if (scenario.script) args.push("-s", scenario.script);
+  args.push(server.origin + scenario.path);
+  const before = measureCpu ? cpuSeconds(server.pid) : 0;
+  const { stdout } = await run("taskset", args, { timeout: (seconds + 30) * 1000 });
+  const after = measureCpu ? cpuSeconds(server.pid) : 0;
+  const requests = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0);
+  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0) + socketErrors(stdout);
+  return {
+    requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0),
+    p99Ms: toMs(/99%\s+([\d.]+)(us|ms|s)/.exec(stdout)),
+    requests,
+    cpuMicros: measureCpu && requests > 0 ? ((after - before) * 1e6) / requests : Number.NaN,
+    errors,
+  };
+}
+
+function socketErrors(stdout: string): number {
+  const match = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  return match ? Number(match[1]) + Number(match[3]) + Number(match[4]) : 0;
+}
+
+function toMs(match: RegExpExecArray | null): number {
+  if (!match) return Number.NaN;
+  const value = Number(match[1]);
+  return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value;
+}

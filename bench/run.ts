@@ -1,0 +1,106 @@
+// The HTTP benchmark: every contestant, the four scenarios, wrk on loopback; results to RESULTS.md.
+//   npx tsx bench/run.ts           full run (3 × 5 s per cell)
+//   npx tsx bench/run.ts --quick   rough figures: the contestants the targets name, 1 × 1 s per cell
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { type Contestant, contestants, root } from "./contestants.ts";
+import { load, peakRssMiB, type Sample, startServer } from "./measure.ts";
+import { type Cell, type Results, renderResults } from "./report.ts";
+import { checkContract, scenarios } from "./scenarios.ts";
+
+const quick = process.argv.includes("--quick");
+const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice(7);
+const settings = quick
+  ? { runs: 1, seconds: 1, warmup: 1, connections: 64 }
+  : { runs: 3, seconds: 5, warmup: 2, connections: 64 };
+
+// Portico on Node runs compiled, as deployed (tsx's on-the-fly transform adds a `__name` call to every
+// closure it creates); Bun and Deno run the TypeScript sources directly.
+await build({
+  entryPoints: [join(root, "bench", "servers", "node", "portico.ts")],
+  outfile: join(root, "bench", ".work", "portico-node.mjs"),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});
+
+const cells: Cell[] = [];
+const memory: { contestant: Contestant; peakRssMiB: number }[] = [];
+let port = 4100;
+
+const QUICK = new Set([
+  "node:http (raw)",
+  "Bun.serve (raw)",
+  "Deno.serve (raw)",
+  "Portico",
+  "Hono",
+  "Fastify",
+  "Elysia",
+]);
+
+for (const contestant of contestants) {
+  if (quick && !QUICK.has(contestant.name)) continue;
+  if (only && !`${contestant.runtime}:${contestant.name}`.toLowerCase().includes(only.toLowerCase()))
+    continue;
+  const server = await startServer(contestant, port++);
+  try {
+    await checkContract(server.origin);
+    const measureCpu = contestant.runtime !== "workerd";
+    for (const scenario of scenarios) {
+      await load(server, scenario, settings.warmup, settings.connections, false);
+      const samples: Sample[] = [];
+      for (let i = 0; i < settings.runs; i++) {
+        samples.push(await load(server, scenario, settings.seconds, settings.connections, measureCpu));
+      }
+      cells.push({ contestant, scenario, samples });
+      const last = samples[samples.length - 1]!;
+      console.log(
+        `${contestant.runtime.padEnd(7)} ${contestant.name.padEnd(18)} ${scenario.id} ${Math.round(
+          last.requestsPerSecond,
+        )
+          .toString()
+          .padStart(
+            7,
+          )} req/s  p99 ${last.p99Ms.toFixed(2)} ms  cpu ${last.cpuMicros.toFixed(1)} µs/req${last.errors ? `  errors ${last.errors}` : ""}`,
+      );
+    }
+    memory.push({ contestant, peakRssMiB: measureCpu ? peakRssMiB(server.pid) : Number.NaN });
+  } finally {
+    await server.stop();
+  }
+}
+
+const versions = (command: string, args: string[]): string => {
+  try {
+    return execFileSync(command, args, { encoding: "utf8" }).trim().split("\n")[0]!;
+  } catch {
+    return "unknown";
+  }
+};
+const results: Results = {
+  date: new Date().toISOString(),
+  mode: quick ? "quick" : "full",
+  settings,
+  machine: {
+    cpu: cpus()[0]?.model ?? "unknown",
+    cores: cpus().length,
+    node: process.version,
+    bun: versions(join(root, "tests/runtimes/node_modules/.bin/bun"), ["--version"]),
+    deno: versions(join(root, "node_modules/.bin/deno"), ["--version"]),
+    wrk: versions("wrk", ["-v"]),
+  },
+  cells,
+  memory,
+};
+const file = join(root, "bench", quick ? "RESULTS-quick.md" : "RESULTS.md");
+if (!only) writeFileSync(file, renderResults(results));
+writeFileSync(join(root, "bench", ".work-results.json"), JSON.stringify(results, null, 2));
+console.log(only ? "(--only: results not written)" : `Wrote ${file}`);

@@ -1,0 +1,3 @@
+wrk.method = "POST"
+wrk.body = '{"user":{"name":"Ada","email":"ada@example.com"}}'
+wrk.headers["Content-Type"] = "application/json"
