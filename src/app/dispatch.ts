@@ -1,5 +1,5 @@
 import { type Context, contextFor, type ExecutionContext } from "../context/context.ts";
-import { requestIdFor } from "../context/request-id.ts";
+import { randomUUID, requestIdFor } from "../context/request-id.ts";
 import { splitUrl } from "../context/request-info.ts";
 import { runnerOf } from "../endpoint/define-endpoint.ts";
 import { methodNotAllowedError, notFoundError, upgradeRequiredError } from "../errors/http-error.ts";
@@ -20,9 +20,7 @@ export function dispatch(
   executionContext: ExecutionContext | undefined,
 ): Promise<Response> {
   const target = splitUrl(request.url);
-  const id = state.trustIncomingId
-    ? requestIdFor(request.headers, true, state.idHeader)
-    : crypto.randomUUID();
+  const id = state.trustIncomingId ? requestIdFor(request.headers, true, state.idHeader) : randomUUID();
   const ctx = contextFor(request, target, id, env, executionContext, state.limits);
   // A request whose handler and middleware are synchronous is handled without a microtask.
   const pending =

@@ -1,4 +1,5 @@
 import { defaultLimits, type Limits } from "./limits.ts";
+import { randomUUID } from "./request-id.ts";
 import { RequestInfo, type RequestTarget } from "./request-info.ts";
 import { ResponseState } from "./response-state.ts";
 
@@ -76,7 +77,7 @@ export function createContext<TEnv = unknown>(
   request: Request,
   options: CreateContextOptions<TEnv> = {},
 ): Context<TEnv> {
-  const info = new RequestInfo(request, options.id ?? crypto.randomUUID(), options.pathParams ?? {});
+  const info = new RequestInfo(request, options.id ?? randomUUID(), options.pathParams ?? {});
   return new Context(info, options.env as TEnv, options.executionContext, options.limits ?? defaultLimits);
 }
 
