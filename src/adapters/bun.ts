@@ -13,7 +13,7 @@
 
 /** What Bun takes from a Portico app. */
 export interface BunApp {
-  fetch(request: Request, server: unknown): Promise<Response>;
+  fetch(request: Request, server: unknown): Response | Promise<Response>;
   readonly websocket: object;
 }
 

@@ -13,7 +13,7 @@
 
 /** What Deno takes from a Portico app. */
 export interface DenoApp {
-  fetch(request: Request, info: unknown): Promise<Response>;
+  fetch(request: Request, info: unknown): Response | Promise<Response>;
 }
 
 interface DenoServer {

@@ -15,12 +15,12 @@ export type { ExecutionContext };
 
 /** A module Worker's `fetch` handler. */
 export interface WorkerFetch<TEnv> {
-  fetch(request: Request, env: TEnv, ctx: ExecutionContext): Promise<Response>;
+  fetch(request: Request, env: TEnv, ctx: ExecutionContext): Response | Promise<Response>;
 }
 
 /** What Workers take from a Portico app. */
 export interface WorkersApp<TEnv> {
-  fetch(request: Request, env?: TEnv, ctx?: ExecutionContext): Promise<Response>;
+  fetch(request: Request, env?: TEnv, ctx?: ExecutionContext): Response | Promise<Response>;
 }
 
 /**

@@ -27,9 +27,14 @@ export class App<TEnv = unknown> extends Router<TEnv> {
 
   /**
    * Handles a request: `export default app` on Workers and Bun, `Deno.serve(app.fetch)` on Deno.
-   * Bound, so it can be passed around on its own. Never rejects.
+   * Bound, so it can be passed around on its own. Like Hono's, it answers synchronous handlers with a
+   * `Response` and others with a promise (which never rejects): `await` it, or use `app.request()`.
    */
-  readonly fetch: (request: Request, env?: TEnv, executionContext?: ExecutionContext) => Promise<Response>;
+  readonly fetch: (
+    request: Request,
+    env?: TEnv,
+    executionContext?: ExecutionContext,
+  ) => Response | Promise<Response>;
 
   /** Bun's websocket handlers (`Bun.serve(app)` and `export default app` pick them up). */
   readonly websocket: typeof bunWebSocketHandlers = bunWebSocketHandlers;
@@ -99,7 +104,7 @@ export class App<TEnv = unknown> extends Router<TEnv> {
         : init === undefined
           ? input
           : new Request(input, init);
-    return this.fetch(request, env);
+    return Promise.resolve(this.fetch(request, env));
   }
 }
 

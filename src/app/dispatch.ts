@@ -1,6 +1,5 @@
 import { type Context, contextFor, type ExecutionContext } from "../context/context.ts";
 import { randomUUID, requestIdFor } from "../context/request-id.ts";
-import { splitUrl } from "../context/request-info.ts";
 import { runnerOf } from "../endpoint/define-endpoint.ts";
 import { methodNotAllowedError, notFoundError, upgradeRequiredError } from "../errors/http-error.ts";
 import { PathParamsError, paramMessage } from "../errors/param-errors.ts";
@@ -12,16 +11,19 @@ import { lastResortResponse, rescue } from "./rescue.ts";
 import { runChain, runStep, type Terminal } from "./run-chain.ts";
 import { toResponse } from "./to-response.ts";
 
-/** Handles one request: routing, middleware, the handler, error rescue and the response. Never rejects. */
+/**
+ * Handles one request: routing, middleware, the handler, error rescue and the response. A request
+ * whose handler and middleware are synchronous gets its `Response` synchronously (runtimes serve that
+ * without a promise round trip); the promise, when there is one, never rejects.
+ */
 export function dispatch(
   state: AppState,
   request: Request,
   env: unknown,
   executionContext: ExecutionContext | undefined,
-): Promise<Response> {
-  const target = splitUrl(request.url);
+): Response | Promise<Response> {
   const id = state.trustIncomingId ? requestIdFor(request.headers, true, state.idHeader) : randomUUID();
-  const ctx = contextFor(request, target, id, env, executionContext, state.limits);
+  const ctx = contextFor(request, id, env, executionContext, state.limits);
   // A request whose handler and middleware are synchronous is handled without a microtask.
   const pending =
     state.root.middleware.length === 0

@@ -1,6 +1,6 @@
 import { defaultLimits, type Limits } from "./limits.ts";
 import { randomUUID } from "./request-id.ts";
-import { RequestInfo, type RequestTarget } from "./request-info.ts";
+import { RequestInfo } from "./request-info.ts";
 import { ResponseState } from "./response-state.ts";
 
 /** What Workers (and other hosts) pass to `fetch` as the third argument. */
@@ -81,14 +81,13 @@ export function createContext<TEnv = unknown>(
   return new Context(info, options.env as TEnv, options.executionContext, options.limits ?? defaultLimits);
 }
 
-/** Builds the context for a request the app is dispatching (the target was already split for routing). */
+/** Builds the context for a request the app is dispatching. */
 export function contextFor<TEnv>(
   request: Request,
-  target: RequestTarget,
   id: string,
   env: TEnv,
   executionContext: ExecutionContext | undefined,
   limits: Limits,
 ): Context<TEnv> {
-  return new Context(new RequestInfo(request, id, {}, target), env, executionContext, limits);
+  return new Context(new RequestInfo(request, id, {}), env, executionContext, limits);
 }

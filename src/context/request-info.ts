@@ -29,11 +29,13 @@ export class RequestInfo {
 
   #raw: Request | undefined = undefined;
 
-  constructor(source: Request, id: string, pathParams: Record<string, string>, target?: RequestTarget) {
+  constructor(source: Request, id: string, pathParams: Record<string, string>) {
     this.source = source;
     this.method = source.method;
-    this.url = source.url;
-    const { path, query } = target ?? splitUrl(source.url);
+    // Some runtimes build `url` on each access: read it once.
+    const url = source.url;
+    this.url = url;
+    const { path, query } = splitUrl(url);
     this.path = path;
     this.query = query;
     this.id = id;
