@@ -2,6 +2,10 @@ import { Elysia, t } from "elysia";
 
 const int32 = t.Integer({ minimum: -2147483648, maximum: 2147483647 });
 const app = new Elysia()
+  // Hooks apply to the routes registered after them: the contract's 400 for invalid input.
+  .onError(({ code }) => {
+    if (code === "VALIDATION" || code === "PARSE") return new Response("invalid", { status: 400 });
+  })
   .get("/", () => "Hello World")
   .get("/users/:id", ({ params: { id } }) => ({ id, name: `user${id}` }), { params: t.Object({ id: int32 }) })
   .get("/search", ({ query }) => ({ offset: query.offset, limit: query.limit }), {
@@ -18,11 +22,5 @@ const app = new Elysia()
     },
     { body: t.Object({ user: t.Object({ name: t.String(), email: t.String() }) }) },
   )
-  .onError(({ code, set }) => {
-    if (code === "VALIDATION" || code === "PARSE") {
-      set.status = 400;
-      return "invalid";
-    }
-  })
   .listen({ port: Number(process.env.PORT ?? 3000), hostname: "127.0.0.1" });
 console.log(`READY http://127.0.0.1:${app.server?.port}`);
