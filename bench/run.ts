@@ -81,8 +81,10 @@ for (const contestant of contestants) {
 const versions = (command: string, args: string[]): string => {
   try {
     return execFileSync(command, args, { encoding: "utf8" }).trim().split("\n")[0]!;
-  } catch {
-    return "unknown";
+  } catch (error) {
+    // `wrk -v` prints its version and exits with 1.
+    const stdout = String((error as { stdout?: unknown }).stdout ?? "").trim();
+    return stdout === "" ? "unknown" : stdout.split("\n")[0]!;
   }
 };
 const results: Results = {

@@ -24,13 +24,12 @@ export function dispatch(
 ): Response | Promise<Response> {
   const id = state.trustIncomingId ? requestIdFor(request.headers, true, state.idHeader) : randomUUID();
   const ctx = contextFor(request, id, env, executionContext, state.limits);
-  // A request whose handler and middleware are synchronous is handled without a microtask.
   const pending =
     state.root.middleware.length === 0
       ? runStep(state, ctx, state.route)
       : runChain(state, ctx, [state.root], state.route);
   if (pending instanceof Promise) return pending.then(() => finish(state, ctx));
-  return Promise.resolve(finish(state, ctx));
+  return finish(state, ctx);
 }
 
 function finish(state: AppState, ctx: Context): Response | Promise<Response> {
