@@ -41,27 +41,27 @@ type Match = (method: string, path: string) => unknown;
 
 function portico(): Match {
   const table = new RouteTable<number>();
-  routes.forEach(([method, path], i) => table.add(method, path, i));
+  for (const [i, [method, path]] of routes.entries()) table.add(method, path, i);
   return (method, path) => table.find(method, path);
 }
 function hono(Router: typeof RegExpRouter | typeof TrieRouter): Match {
   const router = new Router<number>();
-  routes.forEach(([method, path], i) => router.add(method, path, i));
+  for (const [i, [method, path]] of routes.entries()) router.add(method, path, i);
   return (method, path) => router.match(method, path);
 }
 function fmw(): Match {
   const router = findMyWay();
-  routes.forEach(([method, path]) => router.on(method as "GET", path, () => {}));
+  for (const [method, path] of routes) router.on(method as "GET", path, () => {});
   return (method, path) => router.find(method as "GET", path);
 }
 function rou3(): Match {
   const router = createRouter<number>();
-  routes.forEach(([method, path], i) => addRoute(router, method, path.replace("/*", "/**"), i));
+  for (const [i, [method, path]] of routes.entries()) addRoute(router, method, path.replace("/*", "/**"), i);
   return (method, path) => findRoute(router, method, path);
 }
 function memoirist(): Match {
   const router = new Memoirist<number>();
-  routes.forEach(([method, path], i) => router.add(method, path, i));
+  for (const [i, [method, path]] of routes.entries()) router.add(method, path, i);
   return (method, path) => router.find(method, path);
 }
 function linearUrlPattern(): Match {
@@ -75,7 +75,7 @@ function linearUrlPattern(): Match {
 // Routes that need URLPattern's full syntax (a regex group, a suffix), for Portico and RegExpRouter.
 function porticoFull(): Match {
   const table = new RouteTable<number>();
-  routes.forEach(([method, path], i) => table.add(method, path, i));
+  for (const [i, [method, path]] of routes.entries()) table.add(method, path, i);
   table.add("GET", "/post/:id(\\d+)", 100);
   table.add("GET", "/files/:name.:ext", 101);
   return (method, path) => table.find(method, path);
