@@ -1,8 +1,9 @@
 // Starting a server pinned to one core, loading it with wrk pinned to the other, and reading what
 // the server spent from /proc.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
+import { type StartedProcess, startProcess } from "../tests/runtimes/processes.ts";
 import type { Contestant } from "./contestants.ts";
 import type { Scenario } from "./scenarios.ts";
 
@@ -12,53 +13,13 @@ export const SERVER_CORE = "0";
 export const LOAD_CORE = "1";
 
 /** A server under test. */
-export interface RunningServer {
-  readonly origin: string;
-  readonly pid: number;
-  stop(): Promise<void>;
-}
+export type RunningServer = StartedProcess;
 
-/** Starts a contestant on a free port, pinned to the server core, and waits for its `READY <url>`. */
+/** Starts a contestant on a port, pinned to the server core, and waits for its `READY <url>`. */
 export function startServer(contestant: Contestant, port: number): Promise<RunningServer> {
-  const [command, ...args] = contestant.command;
-  const child = spawn("taskset", ["-c", SERVER_CORE, command!, ...args], {
-    env: { ...process.env, PORT: String(port), NODE_ENV: "production", NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${contestant.name} did not start: ${output}`));
-    }, 30_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /READY (http:\/\/\S+)/.exec(output);
-      if (!match) return;
-      clearTimeout(timer);
-      child.stdout!.resume();
-      resolve({ origin: match[1]!.replace(/\/$/, ""), pid: child.pid!, stop: () => stop(child) });
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${contestant.name} exited with ${code}: ${output}`));
-    });
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill("SIGTERM");
+  return startProcess("taskset", ["-c", SERVER_CORE, ...contestant.command], {
+    PORT: String(port),
+    NODE_ENV: "production",
   });
 }
 

@@ -1,11 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { root, startProcess, startWorker } from "./processes.ts";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, "..", "..");
-const bin = (name: string): string => join(here, "node_modules", ".bin", name);
+const bin = (name: string): string => join(root, "tests", "runtimes", "node_modules", ".bin", name);
 
 /** A server the suite started, and how to stop it. */
 export interface RunningTarget {
@@ -19,63 +15,6 @@ export interface RunningTarget {
 export interface Target {
   readonly name: string;
   start(): Promise<RunningTarget>;
-}
-
-const STARTUP_TIMEOUT = 30_000;
-
-// Starts a process and waits for the URL it prints (`READY <url>`, or Deno's `Listening on <url>`).
-function startProcess(
-  command: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<RunningTarget> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: "1", ...env },
-      stdio: "pipe",
-    });
-    let output = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${command} did not start within ${STARTUP_TIMEOUT} ms:\n${output}`));
-    }, STARTUP_TIMEOUT);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /(?:READY|Listening on) (https?:\/\/[^\s/]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout.off("data", onData);
-        child.stdout.resume();
-        resolve({ origin: match[1]!.replace("localhost", "127.0.0.1"), stop: () => stopProcess(child) });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      onData(Buffer.alloc(0));
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${command} exited with ${code} before it was ready:\n${output}`));
-    });
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-  });
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
 }
 
 const entry = (name: string): string => join("tests", "runtimes", "entries", name);
@@ -132,32 +71,7 @@ export const denoHelper: Target = {
 export const workerd: Target = {
   name: "workerd (Miniflare)",
   async start() {
-    const { build } = await import("esbuild");
-    const bundle = await build({
-      entryPoints: [join(root, entry("workers.ts"))],
-      bundle: true,
-      format: "esm",
-      platform: "neutral",
-      target: "es2022",
-      mainFields: ["module", "main"],
-      conditions: ["workerd", "worker", "browser"],
-      write: false,
-      logLevel: "silent",
-    });
-    const require = createRequire(join(here, "package.json"));
-    const { Miniflare } = (await import(require.resolve("miniflare"))) as typeof import("miniflare");
-    const mf = new Miniflare({
-      modules: true,
-      script: bundle.outputFiles[0]!.text,
-      compatibilityDate: "2026-04-01",
-      host: "127.0.0.1",
-      port: 0,
-    });
-    const url = await mf.ready;
-    return {
-      origin: url.origin,
-      keepsHopByHopHeaders: false,
-      stop: () => mf.dispose(),
-    };
+    const worker = await startWorker(join(root, entry("workers.ts")));
+    return { ...worker, keepsHopByHopHeaders: false };
   },
 };

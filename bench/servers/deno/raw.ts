@@ -1,15 +1,9 @@
-// The limit on Deno: Deno.serve with hand-written routing, parsing and validation.
+// The limit on Deno: Deno.serve with a hand-written handler.
+import { rawFetch } from "../raw-fetch.ts";
+
 declare const Deno: {
   serve(options: object, handler: (req: Request) => Promise<Response>): unknown;
   env: { get(name: string): string | undefined };
-};
-
-const TEXT = { "content-type": "text/plain; charset=utf-8" };
-const INT = /^-?\d{1,10}$/;
-const int32 = (text: string): number | undefined => {
-  if (!INT.test(text)) return undefined;
-  const n = Number(text);
-  return n >= -2147483648 && n <= 2147483647 ? n : undefined;
 };
 
 Deno.serve(
@@ -18,45 +12,5 @@ Deno.serve(
     hostname: "127.0.0.1",
     onListen: ({ port }: { port: number }) => console.log(`READY http://127.0.0.1:${port}`),
   },
-  async (req: Request) => {
-    const url = req.url;
-    const start = url.indexOf("/", 8);
-    const q = url.indexOf("?", start);
-    const path = q < 0 ? url.slice(start) : url.slice(start, q);
-    if (req.method === "GET") {
-      if (path === "/") return new Response("Hello World", { headers: TEXT });
-      if (path.startsWith("/users/")) {
-        const id = int32(path.slice(7));
-        if (id === undefined) return new Response("bad id", { status: 400 });
-        return Response.json({ id, name: `user${id}` });
-      }
-      if (path === "/search") {
-        let offset: number | undefined | null;
-        let limit: number | undefined | null = 10;
-        for (const pair of (q < 0 ? "" : url.slice(q + 1)).split("&")) {
-          const eq = pair.indexOf("=");
-          const key = pair.slice(0, eq);
-          const value = pair.slice(eq + 1);
-          if (key === "offset" && value !== "") offset = int32(value) ?? null;
-          else if (key === "limit" && value !== "") limit = int32(value) ?? null;
-        }
-        if (offset === null || limit === null) return new Response("bad query", { status: 400 });
-        return Response.json({ offset, limit });
-      }
-    } else if (req.method === "POST" && path === "/users") {
-      let body: { user?: { name?: unknown; email?: unknown } };
-      try {
-        body = await req.json();
-      } catch {
-        return new Response("bad json", { status: 400 });
-      }
-      const user = body?.user;
-      if (typeof user?.name !== "string" || typeof user?.email !== "string")
-        return new Response("bad user", { status: 400 });
-      return Response.json({ name: user.name, email: user.email }, { status: 201 });
-    }
-    return new Response("not found", { status: 404 });
-  },
+  rawFetch,
 );
-
-export {};

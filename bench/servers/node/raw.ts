@@ -1,20 +1,14 @@
 // The limit: node:http with hand-written routing, parsing and validation.
 import { createServer } from "node:http";
+import { int32, parseSearch } from "../raw-fetch.ts";
 
 const TEXT = { "content-type": "text/plain; charset=utf-8" };
 const JSON_TYPE = { "content-type": "application/json" };
-const INT = /^-?\d{1,10}$/;
 
 function send(res, status, headers, body) {
   headers["content-length"] = Buffer.byteLength(body);
   res.writeHead(status, headers);
   res.end(body);
-}
-
-function int32(text) {
-  if (!INT.test(text)) return undefined;
-  const n = Number(text);
-  return n >= -2147483648 && n <= 2147483647 ? n : undefined;
 }
 
 const server = createServer((req, res) => {
@@ -29,17 +23,9 @@ const server = createServer((req, res) => {
       return send(res, 200, { ...JSON_TYPE }, JSON.stringify({ id, name: `user${id}` }));
     }
     if (path === "/search") {
-      let offset: number | undefined | null;
-      let limit: number | undefined | null = 10;
-      for (const pair of (q < 0 ? "" : url.slice(q + 1)).split("&")) {
-        const eq = pair.indexOf("=");
-        const key = pair.slice(0, eq);
-        const value = pair.slice(eq + 1);
-        if (key === "offset" && value !== "") offset = int32(value) ?? null;
-        else if (key === "limit" && value !== "") limit = int32(value) ?? null;
-      }
-      if (offset === null || limit === null) return send(res, 400, { ...TEXT }, "bad query");
-      return send(res, 200, { ...JSON_TYPE }, JSON.stringify({ offset, limit }));
+      const search = parseSearch(q < 0 ? "" : url.slice(q + 1));
+      if (search === null) return send(res, 400, { ...TEXT }, "bad query");
+      return send(res, 200, { ...JSON_TYPE }, JSON.stringify(search));
     }
   } else if (req.method === "POST" && path === "/users") {
     const chunks = [];

@@ -1,0 +1,109 @@
+// Starting servers in other processes (and on workerd) for the runtime suite and the benchmark.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The repository's root. */
+export const root: string = join(here, "..", "..");
+
+/** A server in another process. */
+export interface StartedProcess {
+  readonly origin: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+const STARTUP_TIMEOUT = 30_000;
+
+/** Starts a process and waits for the URL it prints (`READY <url>`, or Deno's `Listening on <url>`). */
+export function startProcess(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<StartedProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: "1", ...env },
+      stdio: "pipe",
+    });
+    let output = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${command} did not start within ${STARTUP_TIMEOUT} ms:\n${output}`));
+    }, STARTUP_TIMEOUT);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /(?:READY|Listening on) (https?:\/\/[^\s/]+)/.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout.off("data", onData);
+      child.stdout.resume();
+      resolve({
+        origin: match[1]!.replace("localhost", "127.0.0.1"),
+        pid: child.pid!,
+        stop: () => stopProcess(child),
+      });
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      onData(Buffer.alloc(0));
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited with ${code} before it was ready:\n${output}`));
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** A module Worker served by Miniflare (workerd). */
+export interface StartedWorker {
+  readonly origin: string;
+  stop(): Promise<void>;
+}
+
+/** Bundles a module Worker (`export default app`) with esbuild and serves it with Miniflare. */
+export async function startWorker(entry: string, port = 0): Promise<StartedWorker> {
+  const { build } = await import("esbuild");
+  const bundle = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    write: false,
+    logLevel: "silent",
+  });
+  const require = createRequire(join(here, "package.json"));
+  const { Miniflare } = (await import(require.resolve("miniflare"))) as typeof import("miniflare");
+  const mf = new Miniflare({
+    modules: true,
+    script: bundle.outputFiles[0]!.text,
+    compatibilityDate: "2026-04-01",
+    host: "127.0.0.1",
+    port,
+  });
+  const url = await mf.ready;
+  return { origin: url.origin, stop: () => mf.dispose() };
+}
