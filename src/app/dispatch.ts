@@ -103,8 +103,6 @@ function unmatched(state: AppState, ctx: Context, method: string, path: string):
   throw methodNotAllowedError(allow);
 }
 
-const EMPTY_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-
 // Path parameters are matched encoded (so `%2F` stays inside its segment) and decoded once, here.
 function decodeParams(raw: Record<string, string>, maxLength: number): Record<string, string> {
   let params: Record<string, string> | undefined;
@@ -130,5 +128,5 @@ function decodeParams(raw: Record<string, string>, maxLength: number): Record<st
       }
     }
   }
-  return params ?? EMPTY_PARAMS;
+  return params ?? {};
 }

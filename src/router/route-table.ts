@@ -10,6 +10,8 @@ interface RouteEntry<TRoute> {
   readonly pattern: CompiledPattern;
   readonly routes: Map<string, TRoute>;
   readonly order: number;
+  /** For static patterns: the match per standard method, made once (`null`: no route for it). */
+  readonly matches: Map<string, RouteMatch<TRoute> | null>;
 }
 
 /** A route found for a request: the route and its raw (still encoded) path parameters. */
@@ -19,6 +21,8 @@ export interface RouteMatch<TRoute> {
 }
 
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /**
  * The routes of an app: fully static patterns in a map; the others in lists ordered by specificity
@@ -46,12 +50,13 @@ export class RouteTable<TRoute> {
     this.#shapes.add(key);
     let entry = this.#byPattern.get(compiled.source);
     if (!entry) {
-      entry = { pattern: compiled, routes: new Map(), order: this.#byPattern.size };
+      entry = { pattern: compiled, routes: new Map(), order: this.#byPattern.size, matches: new Map() };
       this.#byPattern.set(compiled.source, entry);
       if (compiled.kind === "static") this.#static.set(compiled.source, entry);
       else this.#addDynamic(entry);
     }
     entry.routes.set(method, route);
+    entry.matches.clear();
   }
 
   /** Finds the route for a method and path; HEAD falls back to GET, any method to `all`. */
@@ -59,8 +64,8 @@ export class RouteTable<TRoute> {
     const target = trimTrailingSlashes(path);
     const entry = this.#static.get(target);
     if (entry !== undefined) {
-      const route = pick(entry.routes, method);
-      if (route !== undefined) return { route, params: entry.pattern.exec(target)! };
+      const match = staticMatch(entry, method);
+      if (match !== null) return match;
     }
     const slash = target.indexOf("/", 1);
     const candidates =
@@ -104,6 +109,18 @@ export class RouteTable<TRoute> {
     if (methods.has("GET")) methods.add("HEAD");
     return [...methods].sort((a, b) => rankMethod(a) - rankMethod(b) || (a < b ? -1 : 1));
   }
+}
+
+// A static route's match needs no work per request: made once per method (standard methods only,
+// so that clients cannot grow the cache with made-up ones).
+function staticMatch<TRoute>(entry: RouteEntry<TRoute>, method: string): RouteMatch<TRoute> | null {
+  let match = entry.matches.get(method);
+  if (match === undefined) {
+    const route = pick(entry.routes, method);
+    match = route === undefined ? null : { route, params: NO_PARAMS };
+    if (METHOD_ORDER.includes(method) || method === WS_METHOD) entry.matches.set(method, match);
+  }
+  return match;
 }
 
 function pick<TRoute>(routes: Map<string, TRoute>, method: string): TRoute | undefined {
