@@ -4,5 +4,5 @@ import { app } from "./fixture-app.ts";
 import { registerHttpConformance } from "./register.ts";
 
 describe("conformance through app.request()", () => {
-  registerHttpConformance(inProcessClient(app));
+  registerHttpConformance("app.request()", inProcessClient(app));
 });

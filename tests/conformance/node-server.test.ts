@@ -12,5 +12,5 @@ describe("conformance on a Node server (this Node)", () => {
     client = serverClient(server.url.origin);
   });
   after(() => server.close());
-  registerConformance(() => client);
+  registerConformance("Node 20 server", () => client);
 });

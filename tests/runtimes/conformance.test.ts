@@ -14,7 +14,7 @@ for (const target of targets) {
       running = await target.start();
     });
     after(() => running?.stop());
-    registerConformance(() => {
+    registerConformance(target.name, () => {
       if (!running) throw new Error(`${target.name} did not start`);
       return serverClient(running.origin, running.keepsHopByHopHeaders ?? true);
     });
