@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const root: string = join(here, "..");
-const runtimes = join(root, "tests", "runtimes", "node_modules", ".bin");
+const runtimes = join(root, ".runtimes", "node_modules", ".bin");
 
 /** A server to measure. */
 export interface Contestant {

@@ -9,7 +9,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 if (!existsSync(join(here, "node_modules", "hono"))) {
   execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: here, stdio: "inherit" });
 }
-execFileSync(process.execPath, [join(here, "..", "tests", "runtimes", "ensure.mjs")], { stdio: "inherit" });
+execFileSync(process.execPath, [join(here, "..", ".runtimes", "ensure.mjs")], { stdio: "inherit" });
 const has = (command) => {
   try {
     execFileSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" });

@@ -32,7 +32,7 @@ const commands: [string, string[]][] = [
   ["taskset", ["-c", "0", process.execPath, bundle]],
   [
     "taskset",
-    ["-c", "0", join(root, "tests/runtimes/node_modules/.bin/bun"), "run", join(root, "bench/router.ts")],
+    ["-c", "0", join(root, ".runtimes/node_modules/.bin/bun"), "run", join(root, "bench/router.ts")],
   ],
   ["taskset", ["-c", "0", join(root, "node_modules/.bin/deno"), "run", "-A", join(root, "bench/router.ts")]],
 ];

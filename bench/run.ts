@@ -95,7 +95,7 @@ const results: Results = {
     cpu: cpus()[0]?.model ?? "unknown",
     cores: cpus().length,
     node: process.version,
-    bun: versions(join(root, "tests/runtimes/node_modules/.bin/bun"), ["--version"]),
+    bun: versions(join(root, ".runtimes/node_modules/.bin/bun"), ["--version"]),
     deno: versions(join(root, "node_modules/.bin/deno"), ["--version"]),
     wrk: versions("wrk", ["-v"]),
   },

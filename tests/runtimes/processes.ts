@@ -75,6 +75,15 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
+// The part of Miniflare used here (it is installed with the runtimes, outside the type-checked tree).
+type MiniflareClass = new (options: {
+  modules: boolean;
+  script: string;
+  compatibilityDate: string;
+  host: string;
+  port: number;
+}) => { readonly ready: Promise<URL>; dispose(): Promise<void> };
+
 /** A module Worker served by Miniflare (workerd). */
 export interface StartedWorker {
   readonly origin: string;
@@ -95,8 +104,8 @@ export async function startWorker(entry: string, port = 0): Promise<StartedWorke
     write: false,
     logLevel: "silent",
   });
-  const require = createRequire(join(here, "package.json"));
-  const { Miniflare } = (await import(require.resolve("miniflare"))) as typeof import("miniflare");
+  const require = createRequire(join(root, ".runtimes", "package.json"));
+  const { Miniflare } = (await import(require.resolve("miniflare"))) as { Miniflare: MiniflareClass };
   const mf = new Miniflare({
     modules: true,
     script: bundle.outputFiles[0]!.text,

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { root, startProcess, startWorker } from "./processes.ts";
 
-const bin = (name: string): string => join(root, "tests", "runtimes", "node_modules", ".bin", name);
+const bin = (name: string): string => join(root, ".runtimes", "node_modules", ".bin", name);
 
 /** A server the suite started, and how to stop it. */
 export interface RunningTarget {
