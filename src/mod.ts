@@ -24,6 +24,7 @@ export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
 export { standardRequestKey, toStandardRequest } from "./context/request-info.ts";
 export type { ResponseBody, ResponseState } from "./context/response-state.ts";
+export { BODY_METHODS, standIn } from "./context/stand-in.ts";
 export {
   defineEndpoint,
   type Endpoint,

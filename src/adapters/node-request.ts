@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { bodyReaderKey, lightResponseKey, standardRequestKey } from "../mod.ts";
+import { BODY_METHODS, bodyReaderKey, lightResponseKey, standardRequestKey, standIn } from "../mod.ts";
 
 /**
  * A stand-in for the standard `Request` of a Node request: method, url and headers are cheap; the
@@ -96,35 +96,26 @@ export class NodeRequest {
 }
 
 // Everything else a Request has is answered by the real one, so the stand-in passes for a Request.
-for (const name of [
-  "body",
-  "bodyUsed",
-  "cache",
-  "credentials",
-  "destination",
-  "integrity",
-  "keepalive",
-  "mode",
-  "redirect",
-  "referrer",
-  "referrerPolicy",
-  "duplex",
-]) {
-  Object.defineProperty(NodeRequest.prototype, name, {
-    get(this: NodeRequest) {
-      return (this.toRequest() as unknown as Record<string, unknown>)[name];
-    },
-  });
-}
-for (const name of ["arrayBuffer", "blob", "bytes", "formData", "json", "text", "clone"]) {
-  Object.defineProperty(NodeRequest.prototype, name, {
-    value(this: NodeRequest) {
-      const request = this.toRequest() as unknown as Record<string, () => unknown>;
-      return request[name]!.call(request);
-    },
-  });
-}
+standIn<NodeRequest>(
+  NodeRequest.prototype,
+  Request.prototype,
+  (self) => self.toRequest(),
+  [
+    "body",
+    "bodyUsed",
+    "cache",
+    "credentials",
+    "destination",
+    "integrity",
+    "keepalive",
+    "mode",
+    "redirect",
+    "referrer",
+    "referrerPolicy",
+    "duplex",
+  ],
+  BODY_METHODS,
+);
 Object.defineProperty(NodeRequest.prototype, standardRequestKey, { value: NodeRequest.prototype.toRequest });
 Object.defineProperty(NodeRequest.prototype, bodyReaderKey, { value: NodeRequest.prototype.readBody });
 Object.defineProperty(NodeRequest.prototype, lightResponseKey, { value: true });
-Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);

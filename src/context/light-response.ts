@@ -1,3 +1,5 @@
+import { BODY_METHODS, standIn } from "./stand-in.ts";
+
 /** What a response built by Portico is made of: adapters write these without reading a `Response`. */
 export interface ResponseParts {
   readonly status: number;
@@ -57,19 +59,10 @@ class LightResponse {
   }
 }
 
-for (const name of ["headers", "body", "bodyUsed", "statusText", "type", "url", "redirected"]) {
-  Object.defineProperty(LightResponse.prototype, name, {
-    get(this: LightResponse) {
-      return (this.real() as unknown as Record<string, unknown>)[name];
-    },
-  });
-}
-for (const name of ["arrayBuffer", "blob", "bytes", "formData", "json", "text", "clone"]) {
-  Object.defineProperty(LightResponse.prototype, name, {
-    value(this: LightResponse) {
-      const real = this.real() as unknown as Record<string, () => unknown>;
-      return real[name]!.call(real);
-    },
-  });
-}
-Object.setPrototypeOf(LightResponse.prototype, Response.prototype);
+standIn<LightResponse>(
+  LightResponse.prototype,
+  Response.prototype,
+  (self) => self.real(),
+  ["headers", "body", "bodyUsed", "statusText", "type", "url", "redirected"],
+  BODY_METHODS,
+);
