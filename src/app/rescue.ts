@@ -13,28 +13,32 @@ export function rescue(state: AppState, ctx: Context, error: unknown): void | Pr
   const response = ctx.response;
   response.view = undefined;
   response.raw = undefined;
-  if (state.errorHandler) return rescueWithHandler(state, ctx, error);
+  const handler = state.errorHandler as ((error: unknown, ctx: Context) => unknown) | undefined;
+  if (handler) return rescueWithHandler(state, ctx, error, handler);
   renderDefault(state, ctx, error);
 }
 
-async function rescueWithHandler(state: AppState, ctx: Context, error: unknown): Promise<void> {
+async function rescueWithHandler(
+  state: AppState,
+  ctx: Context,
+  error: unknown,
+  handler: (error: unknown, ctx: Context) => unknown,
+): Promise<void> {
   const response = ctx.response;
-  if (state.errorHandler) {
-    response.status = isHttpError(error) && isErrorStatus(error.code) ? error.code : 500;
-    try {
-      let result = (state.errorHandler as (error: unknown, ctx: Context) => unknown)(error, ctx);
-      if (result instanceof Promise) result = await result;
-      if (result instanceof Response) {
-        response.raw = result;
-        return;
-      }
-      if (isView(result)) {
-        response.view = result;
-        return;
-      }
-    } catch (handlerError) {
-      state.logger.error(`[portico] onError handler failed for request ${ctx.request.id}`, handlerError);
+  response.status = isHttpError(error) && isErrorStatus(error.code) ? error.code : 500;
+  try {
+    let result = handler(error, ctx);
+    if (result instanceof Promise) result = await result;
+    if (result instanceof Response) {
+      response.raw = result;
+      return;
     }
+    if (isView(result)) {
+      response.view = result;
+      return;
+    }
+  } catch (handlerError) {
+    state.logger.error(`[portico] onError handler failed for request ${ctx.request.id}`, handlerError);
   }
   renderDefault(state, ctx, error);
 }

@@ -35,9 +35,16 @@ export class RequestInfo {
     // Some runtimes build `url` on each access: read it once.
     const url = source.url;
     this.url = url;
-    const { path, query } = splitUrl(url);
-    this.path = path;
-    this.query = query;
+    const scheme = url.indexOf("://");
+    let start = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
+    if (start < 0) start = url.length;
+    const end = pathEnd(url, start);
+    this.path = end === start ? "/" : url.slice(start, end);
+    if (end === url.length || url.charCodeAt(end) === 35 /* # */) this.query = "";
+    else {
+      const hash = url.indexOf("#", end + 1);
+      this.query = url.slice(end + 1, hash < 0 ? url.length : hash);
+    }
     this.id = id;
     this.pathParams = pathParams;
   }
@@ -54,29 +61,13 @@ export class RequestInfo {
   }
 }
 
-/** A URL's path and query, found without parsing the URL again. */
-export interface RequestTarget {
-  readonly path: string;
-  readonly query: string;
-}
-
-/**
- * Splits an absolute URL (as serialised by `Request`, so already normalised) into path and query,
- * without `new URL()`.
- */
-export function splitUrl(url: string): RequestTarget {
-  const scheme = url.indexOf("://");
-  let start = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
-  if (start < 0) start = url.length;
+// Where a (normalised, absolute) URL's path ends: at `?`, `#` or the end. No `new URL()` per request.
+function pathEnd(url: string, start: number): number {
   let end = start;
-  const length = url.length;
-  while (end < length) {
+  while (end < url.length) {
     const c = url.charCodeAt(end);
-    if (c === 63 /* ? */ || c === 35 /* # */) break;
+    if (c === 63 /* ? */ || c === 35 /* # */) return end;
     end++;
   }
-  const path = end === start ? "/" : url.slice(start, end);
-  if (end === length || url.charCodeAt(end) === 35) return { path, query: "" };
-  const hash = url.indexOf("#", end + 1);
-  return { path, query: url.slice(end + 1, hash < 0 ? length : hash) };
+  return end;
 }

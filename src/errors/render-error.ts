@@ -1,4 +1,5 @@
 import { pickMediaType } from "../context/accept.ts";
+import { toJSON } from "../context/to-json.ts";
 import { HttpError, isHttpError } from "./http-error.ts";
 
 /** An error turned into what a response needs. */
@@ -42,7 +43,7 @@ export function renderError(
       payload: shown.payload ?? null,
     };
     if (stack) envelope.stack = stack;
-    body = JSON.stringify({ error: envelope }, (_key, v) => (typeof v === "bigint" ? v.toString() : v));
+    body = toJSON({ error: envelope });
   } else if (format === 2) {
     body = htmlPage(title, shown.message, requestId, stack);
   } else {

@@ -1,4 +1,5 @@
 import { pickMediaType } from "../context/accept.ts";
+import { toJSON } from "../context/to-json.ts";
 import type { CompiledRenderer, View } from "./define-view.ts";
 
 /** A rendered view: the body and its `Content-Type`. */
@@ -27,16 +28,6 @@ export function renderView(view: View, request: { readonly headers: Headers }): 
     contentType: renderer.contentType,
     negotiated: renderers.length > 1,
   };
-}
-
-/** JSON.stringify that also writes bigints (as decimal strings), without slowing the common case. */
-export function toJSON(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? "null";
-  } catch (error) {
-    if (!(error instanceof TypeError) || !String(error.message).toLowerCase().includes("bigint")) throw error;
-    return JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v)) ?? "null";
-  }
 }
 
 function toBody(value: unknown): string | Uint8Array {

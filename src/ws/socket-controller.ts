@@ -8,6 +8,8 @@ export interface SocketTransport {
 }
 
 const encoder = new TextEncoder();
+// Normal closure, and the protocol codes Portico itself sends (going away, policy, too big, error).
+const SENDABLE_CODES = new Set([1000, 1001, 1008, 1009, 1011]);
 
 /**
  * The runtime-neutral socket handed to handlers. Shims feed it what their runtime reports
@@ -38,11 +40,9 @@ export class SocketController implements Socket {
   }
 
   close(code = 1000, reason = ""): void {
-    if (code !== 1000 && (code < 3000 || code > 4999 || !Number.isInteger(code))) {
-      // Codes other than these are reserved for the protocol; an app closing with one is a bug.
-      if (code !== 1001 && code !== 1008 && code !== 1009 && code !== 1011) {
-        throw new RangeError(`Invalid websocket close code ${code}: use 1000 or 3000–4999`);
-      }
+    // Other codes are reserved for the protocol: an app closing with one is a bug.
+    if (!SENDABLE_CODES.has(code) && !(Number.isInteger(code) && code >= 3000 && code <= 4999)) {
+      throw new RangeError(`Invalid websocket close code ${code}: use 1000 or 3000–4999`);
     }
     if (this.readyState >= 2) return;
     this.#transport.close(code, truncateReason(reason));
