@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { describe, test } from "node:test";
+import * as v from "valibot";
 import { serve } from "../../src/adapters/node.ts";
-import { createApp } from "../../src/mod.ts";
+import { createApp, defineEndpoint, defineView, t } from "../../src/mod.ts";
 import { rawRequest } from "../conformance/client.ts";
 
 function rawHttp(port: number, text: string): Promise<string> {
@@ -159,15 +160,34 @@ describe("portico/node serve()", () => {
     }
   });
 
-  test("request bodies stream into endpoints; the body limit holds over a socket", async () => {
+  test("request bodies reach handlers and endpoints; the body limit holds over a socket, declared or not", async () => {
     const app = createApp({ limits: { bodySize: 1024 } });
     app.post("/echo", async (ctx) => {
       ctx.response.write(await ctx.request.raw.text());
     });
+    const Echo = defineView({ text: (name: string) => name });
+    app.post(
+      "/users",
+      defineEndpoint({
+        params: { json: t.body({ name: v.string() }, { require: true }) },
+        call: (ep) => Echo(ep.params.json.name),
+      }),
+    );
     const server = await serve(app, { port: 0 });
     try {
-      const res = await fetch(new URL("/echo", server.url), { method: "POST", body: "hello over the wire" });
-      assert.equal(await res.text(), "hello over the wire");
+      const echo = await fetch(new URL("/echo", server.url), { method: "POST", body: "hello over the wire" });
+      assert.equal(await echo.text(), "hello over the wire");
+      const small = await fetch(new URL("/users", server.url), { method: "POST", body: '{"name":"Ada"}' });
+      assert.deepEqual([small.status, await small.text()], [200, "Ada"]);
+      const big = JSON.stringify({ name: "x".repeat(2000) });
+      const declared = await fetch(new URL("/users", server.url), { method: "POST", body: big });
+      assert.equal(declared.status, 413);
+      // Chunked: no Content-Length to refuse up front; the limit is counted while reading.
+      const chunked = await rawHttp(
+        server.port,
+        `POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(2000).toString(16)}\r\n${"y".repeat(2000)}\r\n0\r\n\r\n`,
+      );
+      assert.match(chunked, /^HTTP\/1\.1 413 /);
     } finally {
       await server.close();
     }

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { root, startProcess, startWorker } from "./processes.ts";
 
 const bin = (name: string): string => join(root, ".runtimes", "node_modules", ".bin", name);
+const denoBin = join(root, "node_modules", ".bin", "deno");
 
 /** A server the suite started, and how to stop it. */
 export interface RunningTarget {
@@ -29,15 +30,14 @@ export const node24: Target = {
 /** Deno from npm, with `Deno.serve(app.fetch)`. */
 export const deno: Target = {
   name: "Deno (Deno.serve)",
-  start: () =>
-    startProcess(join(root, "node_modules", ".bin", "deno"), ["run", ...DENO_FLAGS, entry("deno.ts")]),
+  start: () => startProcess(denoBin, ["run", ...DENO_FLAGS, entry("deno.ts")]),
 };
 
 /** Deno from npm, with `deno serve` and `export default app`. */
 export const denoServe: Target = {
   name: "Deno (deno serve)",
   start: () =>
-    startProcess(join(root, "node_modules", ".bin", "deno"), [
+    startProcess(denoBin, [
       "serve",
       ...DENO_FLAGS,
       "--port",
@@ -63,8 +63,7 @@ export const bunDefault: Target = {
 /** Deno from npm, through `portico/deno`'s `serve`. */
 export const denoHelper: Target = {
   name: "Deno (portico/deno serve)",
-  start: () =>
-    startProcess(join(root, "node_modules", ".bin", "deno"), ["run", ...DENO_FLAGS, entry("deno-helper.ts")]),
+  start: () => startProcess(denoBin, ["run", ...DENO_FLAGS, entry("deno-helper.ts")]),
 };
 
 /** workerd through Miniflare, with the app bundled as a module worker (`export default app`). */
