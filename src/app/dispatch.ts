@@ -2,7 +2,6 @@ import { type Context, contextFor, type ExecutionContext } from "../context/cont
 import { randomUUID, requestIdFor } from "../context/request-id.ts";
 import { runnerOf } from "../endpoint/define-endpoint.ts";
 import { methodNotAllowedError, notFoundError, upgradeRequiredError } from "../errors/http-error.ts";
-import { PathParamsError, paramMessage } from "../errors/param-errors.ts";
 import { type Handler, isRunnable, type WsHandler } from "../router/handler.ts";
 import { ANY_METHOD, WS_METHOD } from "../router/route-table.ts";
 import { isUpgradeRequest, upgrade, wasUpgraded } from "../ws/upgrade.ts";
@@ -67,7 +66,7 @@ export function route(state: AppState, ctx: Context): unknown {
       : undefined;
   found ??= table.find(method, path);
   if (found === undefined) return unmatched(state, ctx, method, path);
-  ctx.request.pathParams = decodeParams(found.params, state.limits.pathParamLength);
+  ctx.request.pathParams = found.params;
   const appRoute = found.route;
   return appRoute.scopes.length === 0
     ? appRoute.run(ctx)
@@ -101,32 +100,4 @@ function unmatched(state: AppState, ctx: Context, method: string, path: string):
     return undefined;
   }
   throw methodNotAllowedError(allow);
-}
-
-// Path parameters are matched encoded (so `%2F` stays inside its segment) and decoded once, here.
-function decodeParams(raw: Record<string, string>, maxLength: number): Record<string, string> {
-  let params: Record<string, string> | undefined;
-  for (const name in raw) {
-    params ??= {};
-    const value = raw[name]!;
-    if (value.length > maxLength) {
-      throw new PathParamsError([
-        { path: [name], message: paramMessage("path", [name], `is longer than ${maxLength} characters`) },
-      ]);
-    }
-    if (value.indexOf("%") < 0) params[name] = value;
-    else {
-      try {
-        params[name] = decodeURIComponent(value);
-      } catch {
-        throw new PathParamsError([
-          {
-            path: [name],
-            message: paramMessage("path", [name], `has malformed percent-encoding "${value}"`),
-          },
-        ]);
-      }
-    }
-  }
-  return params ?? {};
 }

@@ -1,114 +1,198 @@
-import { parse } from "regexparam";
-import { URLPatternClass } from "./urlpattern.ts";
+import { type Ambiguity, findAmbiguity } from "./check-linear.ts";
+import { type Part, PatternError, parsePattern } from "./parse-pattern.ts";
+import { patternSource } from "./pattern-source.ts";
+import { charSet, parseRegExp, type RegExpNode, UncheckableError } from "./regexp-tree.ts";
 
-/** A route pattern compiled to the cheapest matcher its syntax allows. */
+/** A route pattern, compiled once: a map key when it is static, one regular expression otherwise. */
 export interface CompiledPattern {
-  /** The pattern as registered (normalised: no trailing slash). */
-  readonly source: string;
-  /** `static`: map lookup; `simple`: one regexparam regex; `full`: a URLPattern. */
-  readonly kind: "static" | "simple" | "full";
-  /** The pattern with parameter names removed: two patterns with the same shape match the same paths. */
+  /** The pattern as registered. */
+  readonly pattern: string;
+  /** The path it matches, when it is fully static (the key of a map lookup); else `undefined`. */
+  readonly staticPath: string | undefined;
+  /** Two patterns with the same shape match the same paths (the regexp, whatever the names). */
   readonly shape: string;
   /** Per segment: 0 static, 1 parameter, 2 optional, 3 wildcard. Orders dynamic routes (static first). */
   readonly rank: readonly number[];
-  /** Matches a normalised path; returns the raw (still encoded) parameters, or `undefined`. */
-  exec(path: string): Record<string, string> | undefined;
-}
-
-const SPECIAL = /[:*(){}?+\\]/;
-const SIMPLE_STATIC_SEGMENT = /^[\w~-]+$/;
-const SIMPLE_PARAM_SEGMENT = /^:[A-Za-z_$][\w$]*\??$/;
-const EMPTY: Record<string, string> = Object.freeze(Object.create(null));
-
-/** Strips trailing slashes, keeping `/` for the root. */
-export function trimTrailingSlashes(path: string): string {
-  let end = path.length;
-  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
-  return end === path.length ? path : path.slice(0, end);
+  /** The first segment when it is static text (dynamic routes are bucketed by it). */
+  readonly firstSegment: string | undefined;
+  /** The parameter names, in capture order. */
+  readonly names: readonly string[];
+  /** The regexp (for dynamic patterns). */
+  readonly regexp: RegExp | undefined;
 }
 
 /**
- * Compiles a URLPattern pathname pattern (`/users/:id`, `/files/*`, `/posts/:id(\\d+)`, `/:lang?/docs`).
- * Fully static patterns are looked up in a map, simple ones (`:name`, `:name?`, a trailing `*`) become
- * one regex through regexparam, and anything else is a full `URLPattern`.
+ * Compiles a URLPattern pathname pattern (`/users/:id`, `/files/*`, `/posts/:id(\\d+)`, `/:lang?/docs`)
+ * with the standard's syntax and meaning, identical on every runtime. Trailing slashes are dropped
+ * (routes ignore them). Refuses, with a `TypeError` that says why, invalid syntax, a repeated name,
+ * and patterns whose matching time could grow faster than the path's length.
  */
 export function compilePattern(pattern: string): CompiledPattern {
   if (!pattern.startsWith("/")) throw new TypeError(`Route pattern must start with "/": "${pattern}"`);
-  const source = trimTrailingSlashes(pattern);
-  const segments = source === "/" ? [] : source.slice(1).split("/");
-  if (!SPECIAL.test(source)) {
-    const path = canonicalPath(source);
-    return { source: path, kind: "static", shape: path, rank: segments.map(() => 0), exec: () => EMPTY };
-  }
-  const rank = segments.map(rankOf);
-  const shape = source.replace(/:[A-Za-z_$][\w$]*/g, ":");
-  const isSimple = segments.every(
-    (s, i) =>
-      SIMPLE_STATIC_SEGMENT.test(s) ||
-      SIMPLE_PARAM_SEGMENT.test(s) ||
-      (s === "*" && i === segments.length - 1),
-  );
-  if (isSimple) return compileSimple(source, shape, rank);
-  return compileFull(source, shape, rank);
-}
-
-function compileSimple(source: string, shape: string, rank: readonly number[]): CompiledPattern {
-  const { keys, pattern } = parse(source);
-  // regexparam matches case-insensitively; URLPattern (and our static map) does not.
-  const regex = new RegExp(pattern.source);
-  const names = (keys as string[]).map((key) => (key === "*" ? "0" : key));
-  return {
-    source,
-    kind: "simple",
-    shape,
-    rank,
-    exec(path) {
-      const match = regex.exec(path);
-      if (match === null) return undefined;
-      const params: Record<string, string> = {};
-      for (let i = 0; i < names.length; i++) {
-        const value = match[i + 1];
-        if (value !== undefined) params[names[i]!] = value;
-      }
-      return params;
-    },
-  };
-}
-
-function compileFull(source: string, shape: string, rank: readonly number[]): CompiledPattern {
-  let urlPattern: InstanceType<typeof URLPatternClass>;
+  let parts: Part[];
   try {
-    urlPattern = new URLPatternClass({ pathname: source });
+    parts = trimTrailingSlash(parsePattern(pattern, canonicalPathname));
   } catch (error) {
-    throw new TypeError(`Invalid route pattern "${source}": ${(error as Error).message}`);
+    throw invalid(pattern, error);
   }
+  if (parts.every((part) => part.type === "fixed" && part.modifier === "")) {
+    const path = parts.map((part) => (part as { value: string }).value).join("") || "/";
+    return {
+      pattern,
+      staticPath: path,
+      shape: path,
+      rank: rankOf(parts, "v"),
+      firstSegment: staticFirstSegment(parts),
+      names: [],
+      regexp: undefined,
+    };
+  }
+  const { source, names } = patternSource(parts);
+  const flags = regexpFlags(pattern, source);
+  let ambiguity: Ambiguity | undefined;
+  try {
+    ambiguity = findAmbiguity(source, flags);
+  } catch (error) {
+    if (error instanceof UncheckableError) throw invalid(pattern, error);
+    throw error;
+  }
+  if (ambiguity !== undefined) throw superLinear(pattern, ambiguity, names);
   return {
-    source,
-    kind: "full",
-    shape,
-    rank,
-    exec(path) {
-      const match = urlPattern.exec({ pathname: path });
-      if (match === null) return undefined;
-      const params: Record<string, string> = {};
-      const groups = match.pathname.groups;
-      for (const name in groups) {
-        const value = groups[name];
-        if (value !== undefined) params[name] = value;
-      }
-      return params;
-    },
+    pattern,
+    staticPath: undefined,
+    shape: source,
+    rank: rankOf(parts, flags),
+    firstSegment: staticFirstSegment(parts),
+    names,
+    regexp: new RegExp(source, flags),
   };
 }
 
-function rankOf(segment: string): number {
-  if (segment.includes("*")) return 3;
-  if (/[:({]/.test(segment)) return segment.endsWith("?") || segment.endsWith("}?") ? 2 : 1;
-  return 0;
+/**
+ * Canonicalises a path as the URL parser serialises it (the standard's "canonicalize a pathname"):
+ * `/café` → `/caf%C3%A9`, `/a/../b` → `/b`. Text that does not start with `/` keeps its relative form.
+ */
+export function canonicalPathname(text: string): string {
+  if (text === "") return text;
+  const url = new URL("http://portico.invalid/");
+  const leadingSlash = text.charCodeAt(0) === 47;
+  url.pathname = leadingSlash ? text : `/-${text}`;
+  return leadingSlash ? url.pathname : url.pathname.slice(2);
 }
 
-// A static pattern is compared with request paths as the URL parser serialises them (`/café` → `/caf%C3%A9`).
-function canonicalPath(path: string): string {
-  if (/^[\w/~.-]*$/.test(path)) return path;
-  return new URL(path, "http://localhost").pathname;
+// The standard compiles with `v`; a custom regexp only the older `u` syntax accepts (`[^/]`, `[a-z-]`,
+// which Node 24's and Bun's URLPattern refuse and Deno's accepts) is compiled with `u` instead.
+function regexpFlags(pattern: string, source: string): string {
+  for (const flags of ["v", "u"]) {
+    try {
+      new RegExp(source, flags);
+      return flags;
+    } catch {
+      // Try the next syntax.
+    }
+  }
+  try {
+    new RegExp(source, "v");
+  } catch (error) {
+    throw invalid(pattern, error);
+  }
+  return "v";
 }
+
+// Routes ignore trailing slashes: `/users/` is `/users` (the root stays `/`).
+function trimTrailingSlash(parts: Part[]): Part[] {
+  const last = parts[parts.length - 1];
+  if (last?.type !== "fixed" || last.modifier !== "" || !last.value.endsWith("/")) return parts;
+  let value = last.value;
+  while (value.endsWith("/") && !(parts.length === 1 && value === "/")) value = value.slice(0, -1);
+  const trimmed = parts.slice(0, -1);
+  if (value !== "") trimmed.push({ type: "fixed", value, modifier: "" });
+  return trimmed;
+}
+
+function rankOf(parts: readonly Part[], flags: string): number[] {
+  const rank: number[] = [];
+  const open = (value: number): void => {
+    rank.push(value);
+  };
+  const mark = (value: number): void => {
+    if (rank.length === 0) open(value);
+    else rank[rank.length - 1] = Math.max(rank[rank.length - 1]!, value);
+  };
+  for (const part of parts) {
+    if (part.type === "fixed") {
+      const value = part.modifier === "" ? 0 : 2;
+      part.value.split("/").forEach((piece, i) => {
+        if (i > 0) open(value);
+        else if (piece !== "") mark(value);
+      });
+      continue;
+    }
+    const spans =
+      part.type === "full" ||
+      part.modifier === "*" ||
+      part.modifier === "+" ||
+      (part.type === "regexp" && matchesSlash(parseRegExp(part.value, flags)));
+    const value = spans ? 3 : part.modifier === "?" ? 2 : 1;
+    if (part.prefix.includes("/")) open(value);
+    else mark(value);
+  }
+  return rank;
+}
+
+const SLASH = charSet("\\/", "v");
+
+function matchesSlash(node: RegExpNode): boolean {
+  switch (node.kind) {
+    case "char":
+      return (node.set & SLASH) !== 0n;
+    case "seq":
+      return node.items.some(matchesSlash);
+    case "alt":
+      return node.options.some(matchesSlash);
+    case "repeat":
+      return matchesSlash(node.item);
+    default:
+      return false;
+  }
+}
+
+// `/users/:id` → `users`: dynamic routes are only tried for paths whose first segment matches.
+function staticFirstSegment(parts: readonly Part[]): string | undefined {
+  const first = parts[0];
+  if (first?.type !== "fixed" || first.modifier !== "") return undefined;
+  const slash = first.value.indexOf("/", 1);
+  if (slash > 0) return first.value.slice(1, slash) || undefined;
+  const next = parts[1];
+  const nextStartsSegment =
+    next === undefined || (next.type === "fixed" ? next.value : next.prefix).startsWith("/");
+  return nextStartsSegment ? first.value.slice(1) || undefined : undefined;
+}
+
+function invalid(pattern: string, error: unknown): TypeError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new TypeError(`Invalid route pattern "${pattern}": ${reason}`, { cause: error });
+}
+
+function superLinear(pattern: string, ambiguity: Ambiguity, names: readonly string[]): TypeError {
+  const label = (group: number): string =>
+    group === 0 ? "its fixed text" : `"${describe(names[group - 1]!)}"`;
+  const [a = 0, b = a] = ambiguity.groups;
+  const what =
+    ambiguity.kind === "exponential"
+      ? `${label(a)} repeats something that can itself repeat over the same characters`
+      : a === b
+        ? `${label(a)} can split the same characters in several ways`
+        : `${label(a)} and ${label(b)} can both take the same characters`;
+  return new TypeError(
+    `Route pattern "${pattern}" is refused: ${what}, so matching a long path could take time that grows ` +
+      'faster than its length. Separate them with text that the first cannot contain (a "/", or a regexp ' +
+      'that excludes the separator, e.g. ":a([^-]+)-:b"), or drop one of them.',
+  );
+}
+
+function describe(name: string): string {
+  return /^\d+$/.test(name) ? `group ${name}` : `:${name}`;
+}
+
+export { PatternError };

@@ -5,17 +5,21 @@ import type { SocketController } from "../ws/socket-controller.ts";
 /** A block route: gets the context; may return a view or a `Response`, anything else is ignored. */
 export type BlockHandler<TEnv = unknown> = (ctx: Context<TEnv>) => unknown;
 
-/** What the router needs of an endpoint: it runs on a context and resolves to its result. */
+/** An endpoint as a route handler (what `defineEndpoint` makes): it runs on a context. */
 export interface Runnable {
+  /** @ignore */
   readonly [runnableMark]: "endpoint";
   /** Runs the endpoint on a context; resolves to its result (a view, a `Response`, or nothing). */
   call(ctx: Context): Promise<unknown>;
 }
 
-/** What the router needs of a channel: it takes over a socket once the upgrade is done. */
+/** A channel as a websocket route handler (what `defineChannel` makes): it takes over an open socket. */
 export interface Connectable {
+  /** @ignore */
   readonly [runnableMark]: "channel";
-  /** Runs the channel on an open socket; `report` logs unexpected errors with the request id. */
+  /**
+   * @ignore Runs the channel on an open socket; `report` logs unexpected errors with the request id.
+   */
   connect(socket: SocketController, ctx: Context, report: (error: unknown) => void): void;
 }
 

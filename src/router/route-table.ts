@@ -1,88 +1,126 @@
-import { type CompiledPattern, compilePattern, trimTrailingSlashes } from "./compile-pattern.ts";
+import { PathParamsError, paramMessage } from "../errors/param-errors.ts";
+import { type Dictionary, dictionary } from "../params/dictionary.ts";
+import { type CompiledPattern, compilePattern } from "./compile-pattern.ts";
 
 /** The pseudo-method websocket routes are stored under. */
 export const WS_METHOD = "WS";
 /** The pseudo-method of `all` routes. */
 export const ANY_METHOD = "*";
 
-/** One pattern and what each method does on it. */
-interface RouteEntry<TRoute> {
+/** One route on a pattern: what runs, and the parameter names as that route's pattern spells them. */
+interface Slot<TRoute> {
+  readonly route: TRoute;
   readonly pattern: CompiledPattern;
-  readonly routes: Map<string, TRoute>;
+}
+
+/** One pattern shape and what each method does on it. */
+interface RouteEntry<TRoute> {
+  /** The regexp, shared by every method's pattern of this shape. */
+  readonly regexp: RegExp | undefined;
+  readonly rank: readonly number[];
+  readonly routes: Map<string, Slot<TRoute>>;
   readonly order: number;
   /** For static patterns: the match per standard method, made once (`null`: no route for it). */
   readonly matches: Map<string, RouteMatch<TRoute> | null>;
 }
 
-/** A route found for a request: the route and its raw (still encoded) path parameters. */
+/** A route found for a request, and its path parameters (percent-decoded, no inherited keys). */
 export interface RouteMatch<TRoute> {
   readonly route: TRoute;
-  readonly params: Record<string, string>;
+  readonly params: Dictionary<string>;
 }
 
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
-
-const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_PARAMS: Dictionary<string> = Object.freeze(dictionary<string>());
 
 /**
- * The routes of an app: fully static patterns in a map; the others in lists ordered by specificity
- * (static segments before parameters before wildcards), then by registration order. Dynamic routes
- * whose first segment is static are bucketed by it, so a request only tries the routes that can match.
+ * The routes of an app: static patterns in a map; the others, each one regexp, in lists ordered by
+ * specificity (per segment: static, parameter, optional, wildcard), then by registration order.
+ * Dynamic routes whose first segment is static text are bucketed by it, so a request only tries
+ * the routes that can match. Trailing slashes are ignored: `/users/42/` is `/users/42`.
  */
 export class RouteTable<TRoute> {
   readonly #static = new Map<string, RouteEntry<TRoute>>();
   readonly #dynamic: RouteEntry<TRoute>[] = [];
-  /** Per first path segment: the dynamic routes starting with it, merged with those starting with a parameter. */
+  /** Per first path segment: the dynamic routes starting with it, merged with those that start otherwise. */
   readonly #buckets = new Map<string, RouteEntry<TRoute>[]>();
-  /** The dynamic routes whose first segment is not static. */
+  /** The dynamic routes whose first segment is not static text. */
   readonly #generic: RouteEntry<TRoute>[] = [];
-  readonly #byPattern = new Map<string, RouteEntry<TRoute>>();
-  readonly #shapes = new Set<string>();
+  readonly #byShape = new Map<string, RouteEntry<TRoute>>();
+  readonly #maxParamLength: number;
+
+  constructor(maxParamLength: number) {
+    this.#maxParamLength = maxParamLength;
+  }
 
   /** Registers a route; throws when the same method and pattern shape is registered twice. */
   add(method: string, pattern: string, route: TRoute): void {
     const compiled = compilePattern(pattern);
-    const key = `${method} ${compiled.shape}`;
-    if (this.#shapes.has(key)) {
+    let entry = this.#byShape.get(compiled.shape);
+    const existing = entry?.routes.get(method);
+    if (existing !== undefined) {
       const verb = method === WS_METHOD ? "websocket" : method === ANY_METHOD ? "ALL" : method;
-      throw new Error(`Route ${verb} ${compiled.source} is already registered`);
+      const first = existing.pattern.pattern;
+      throw new Error(
+        `Route ${verb} ${pattern} is already registered${first === pattern ? "" : ` as ${first}`}`,
+      );
     }
-    this.#shapes.add(key);
-    let entry = this.#byPattern.get(compiled.source);
     if (!entry) {
-      entry = { pattern: compiled, routes: new Map(), order: this.#byPattern.size, matches: new Map() };
-      this.#byPattern.set(compiled.source, entry);
-      if (compiled.kind === "static") this.#static.set(compiled.source, entry);
-      else this.#addDynamic(entry);
+      entry = {
+        regexp: compiled.regexp,
+        rank: compiled.rank,
+        routes: new Map(),
+        order: this.#byShape.size,
+        matches: new Map(),
+      };
+      this.#byShape.set(compiled.shape, entry);
+      if (compiled.staticPath !== undefined) this.#static.set(compiled.staticPath, entry);
+      else this.#addDynamic(entry, compiled.firstSegment);
     }
-    entry.routes.set(method, route);
+    entry.routes.set(method, { route, pattern: compiled });
     entry.matches.clear();
   }
 
-  /** Finds the route for a method and path; HEAD falls back to GET, any method to `all`. */
+  /**
+   * Finds the route for a method and path (as the URL parser serialises it); HEAD falls back to GET,
+   * any method to `all`. Throws a `PathParamsError` for a parameter that is too long or badly encoded.
+   */
   find(method: string, path: string): RouteMatch<TRoute> | undefined {
-    const target = trimTrailingSlashes(path);
-    const entry = this.#static.get(target);
+    const trimmed = trimTrailingSlashes(path);
+    const entry = this.#static.get(trimmed === "" ? "/" : trimmed);
     if (entry !== undefined) {
       const match = staticMatch(entry, method);
       if (match !== null) return match;
     }
-    const slash = target.indexOf("/", 1);
+    const slash = trimmed.indexOf("/", 1);
     const candidates =
-      this.#buckets.get(slash < 0 ? target.slice(1) : target.slice(1, slash)) ?? this.#generic;
+      this.#buckets.get(slash < 0 ? trimmed.slice(1) : trimmed.slice(1, slash)) ?? this.#generic;
     for (let i = 0; i < candidates.length; i++) {
       const candidate = candidates[i]!;
-      const route = pick(candidate.routes, method);
-      if (route === undefined) continue;
-      const params = candidate.pattern.exec(target);
-      if (params !== undefined) return { route, params };
+      const slot = pick(candidate.routes, method);
+      if (slot === undefined) continue;
+      const found = execTrimmed(candidate.regexp!, trimmed, path);
+      if (found !== null) return { route: slot.route, params: this.#decode(slot.pattern.names, found) };
     }
     return undefined;
   }
 
-  #addDynamic(entry: RouteEntry<TRoute>): void {
+  /** The methods some route accepts for this path (`WS` for websocket routes), in a conventional order. */
+  methodsFor(path: string): string[] {
+    const trimmed = trimTrailingSlashes(path);
+    const methods = new Set<string>();
+    const entry = this.#static.get(trimmed === "" ? "/" : trimmed);
+    if (entry !== undefined) for (const method of entry.routes.keys()) methods.add(method);
+    for (const candidate of this.#dynamic) {
+      if (execTrimmed(candidate.regexp!, trimmed, path) !== null)
+        for (const method of candidate.routes.keys()) methods.add(method);
+    }
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods].sort((a, b) => rankMethod(a) - rankMethod(b) || (a < b ? -1 : 1));
+  }
+
+  #addDynamic(entry: RouteEntry<TRoute>, first: string | undefined): void {
     insertSorted(this.#dynamic, entry);
-    const first = firstStaticSegment(entry.pattern.source);
     if (first === undefined) {
       insertSorted(this.#generic, entry);
       for (const bucket of this.#buckets.values()) insertSorted(bucket, entry);
@@ -96,19 +134,44 @@ export class RouteTable<TRoute> {
     insertSorted(bucket, entry);
   }
 
-  /** The methods some route accepts for this path (`WS` for websocket routes), in a conventional order. */
-  methodsFor(path: string): string[] {
-    const target = trimTrailingSlashes(path);
-    const methods = new Set<string>();
-    const entry = this.#static.get(target);
-    if (entry !== undefined) for (const method of entry.routes.keys()) methods.add(method);
-    for (const candidate of this.#dynamic) {
-      if (candidate.pattern.exec(target) !== undefined)
-        for (const method of candidate.routes.keys()) methods.add(method);
+  // Parameters are matched still encoded (so `%2F` stays inside its segment) and decoded once, here.
+  #decode(names: readonly string[], match: RegExpExecArray): Dictionary<string> {
+    const params = dictionary<string>();
+    for (let i = 0; i < names.length; i++) {
+      const value = match[i + 1];
+      if (value === undefined) continue;
+      const name = names[i]!;
+      if (value.length > this.#maxParamLength) {
+        throw paramError(name, `is longer than ${this.#maxParamLength} characters`);
+      }
+      if (value.indexOf("%") < 0) params[name] = value;
+      else {
+        try {
+          params[name] = decodeURIComponent(value);
+        } catch {
+          throw paramError(name, `has malformed percent-encoding "${value.slice(0, 64)}"`);
+        }
+      }
     }
-    if (methods.has("GET")) methods.add("HEAD");
-    return [...methods].sort((a, b) => rankMethod(a) - rankMethod(b) || (a < b ? -1 : 1));
+    return params;
   }
+}
+
+/** Strips trailing slashes (the root becomes the empty string). */
+export function trimTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+  return end === path.length ? path : path.slice(0, end);
+}
+
+// The path without its trailing slashes first; then, for a path that had some, with one (so that
+// `/files/*` matches `/files/`, as URLPattern says, while `/users/:id` still matches `/users/42/`).
+function execTrimmed(regexp: RegExp, trimmed: string, path: string): RegExpExecArray | null {
+  return regexp.exec(trimmed) ?? (trimmed.length === path.length ? null : regexp.exec(`${trimmed}/`));
+}
+
+function paramError(name: string, text: string): PathParamsError {
+  return new PathParamsError([{ path: [name], message: paramMessage("path", [name], text) }]);
 }
 
 // A static route's match needs no work per request: made once per method (standard methods only,
@@ -116,14 +179,14 @@ export class RouteTable<TRoute> {
 function staticMatch<TRoute>(entry: RouteEntry<TRoute>, method: string): RouteMatch<TRoute> | null {
   let match = entry.matches.get(method);
   if (match === undefined) {
-    const route = pick(entry.routes, method);
-    match = route === undefined ? null : { route, params: NO_PARAMS };
+    const slot = pick(entry.routes, method);
+    match = slot === undefined ? null : { route: slot.route, params: NO_PARAMS };
     if (METHOD_ORDER.includes(method) || method === WS_METHOD) entry.matches.set(method, match);
   }
   return match;
 }
 
-function pick<TRoute>(routes: Map<string, TRoute>, method: string): TRoute | undefined {
+function pick<TSlot>(routes: Map<string, TSlot>, method: string): TSlot | undefined {
   return (
     routes.get(method) ??
     (method === "HEAD" ? routes.get("GET") : undefined) ??
@@ -136,14 +199,6 @@ function rankMethod(method: string): number {
   return index < 0 ? METHOD_ORDER.length : index;
 }
 
-// The first segment of a pattern when it is plain text that URLs spell the same way
-// (`/users/:id` → `users`), else undefined: such routes are tried for every path.
-function firstStaticSegment(pattern: string): string | undefined {
-  const slash = pattern.indexOf("/", 1);
-  const segment = slash < 0 ? pattern.slice(1) : pattern.slice(1, slash);
-  return /^[\w.~-]+$/.test(segment) ? segment : undefined;
-}
-
 function insertSorted<TRoute>(list: RouteEntry<TRoute>[], entry: RouteEntry<TRoute>): void {
   let index = list.length;
   while (index > 0 && compareEntries(list[index - 1]!, entry) > 0) index--;
@@ -151,7 +206,7 @@ function insertSorted<TRoute>(list: RouteEntry<TRoute>[], entry: RouteEntry<TRou
 }
 
 function compareEntries<TRoute>(a: RouteEntry<TRoute>, b: RouteEntry<TRoute>): number {
-  return compareRank(a.pattern.rank, b.pattern.rank) || a.order - b.order;
+  return compareRank(a.rank, b.rank) || a.order - b.order;
 }
 
 function compareRank(a: readonly number[], b: readonly number[]): number {
