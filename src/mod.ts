@@ -18,13 +18,10 @@ export {
   createContext,
   type ExecutionContext,
 } from "./context/context.ts";
-export { lightResponseKey, type ResponseParts, responseParts } from "./context/light-response.ts";
 export { defaultLimits, type Limits } from "./context/limits.ts";
 export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
-export { standardRequestKey, toStandardRequest } from "./context/request-info.ts";
 export type { ResponseBody, ResponseState } from "./context/response-state.ts";
-export { BODY_METHODS, standIn } from "./context/stand-in.ts";
 export {
   defineEndpoint,
   type Endpoint,
@@ -61,10 +58,17 @@ export type {
   SourceDeclaration,
 } from "./params/entries.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
-export { bodyReaderKey } from "./params/read-body.ts";
 export { type BodyOptions, type BodySpec, t } from "./params/t.ts";
 export { createRouter, type Method, Router } from "./router/create-router.ts";
-export type { BlockHandler, Handler, Middleware, SocketHandler, WsHandler } from "./router/handler.ts";
+export type {
+  BlockHandler,
+  Connectable,
+  Handler,
+  Middleware,
+  Runnable,
+  SocketHandler,
+  WsHandler,
+} from "./router/handler.ts";
 export {
   defineView,
   isView,
@@ -79,7 +83,5 @@ export {
   type ChannelInstance,
   defineChannel,
 } from "./ws/define-channel.ts";
-export { attachUpgradeShim, type OpenSocket, type UpgradeShim } from "./ws/shims.ts";
+export type { BunWebSocket, BunWebSocketHandlers } from "./ws/shims.ts";
 export type { Socket, SocketMessage, SocketReadyState } from "./ws/socket.ts";
-export type { SocketController, SocketTransport } from "./ws/socket-controller.ts";
-export { isUpgradeRequest } from "./ws/upgrade.ts";

@@ -13,7 +13,9 @@
 
 /** What Bun takes from a Portico app. */
 export interface BunApp {
+  /** Answers a request (Bun passes its server as the second argument). */
   fetch(request: Request, server: unknown): Response | Promise<Response>;
+  /** Bun's websocket handlers. */
   readonly websocket: object;
 }
 

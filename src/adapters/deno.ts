@@ -13,6 +13,7 @@
 
 /** What Deno takes from a Portico app. */
 export interface DenoApp {
+  /** Answers a request (Deno passes connection info as the second argument). */
   fetch(request: Request, info: unknown): Response | Promise<Response>;
 }
 

@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { BODY_METHODS, bodyReaderKey, lightResponseKey, standardRequestKey, standIn } from "../mod.ts";
+import { lightResponseKey } from "../context/light-response.ts";
+import { standardRequestKey } from "../context/request-info.ts";
+import { BODY_METHODS, standIn } from "../context/stand-in.ts";
+import { bodyReaderKey } from "../params/read-body.ts";
 
 /**
  * A stand-in for the standard `Request` of a Node request: method, url and headers are cheap; the
@@ -8,7 +11,9 @@ import { BODY_METHODS, bodyReaderKey, lightResponseKey, standardRequestKey, stan
  * only when something asks for it. Everything else a Request has is delegated to that real one.
  */
 export class NodeRequest {
+  /** The method, as Node parsed it. */
   readonly method: string;
+  /** The absolute URL, built from a validated Host and target. */
   readonly url: string;
   readonly #incoming: IncomingMessage;
   readonly #res: ServerResponse | undefined;
@@ -17,6 +22,7 @@ export class NodeRequest {
   #abort: AbortController | undefined = undefined;
   #bodyTaken = false;
 
+  /** Wraps a Node request; `res` lets the abort signal follow the client going away. */
   constructor(incoming: IncomingMessage, url: string, res: ServerResponse | undefined) {
     this.#incoming = incoming;
     this.#res = res;
@@ -24,6 +30,7 @@ export class NodeRequest {
     this.url = url;
   }
 
+  /** The headers, built on first use. */
   get headers(): Headers {
     if (this.#headers === undefined) {
       const headers = new Headers();

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { responseParts } from "../mod.ts";
+import { responseParts } from "../context/light-response.ts";
 
 /** Node header values from a `Headers`, with every `Set-Cookie` kept apart. */
 export function toNodeHeaders(headers: Headers): OutgoingHttpHeaders {

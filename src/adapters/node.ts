@@ -17,15 +17,16 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { WebSocketServer } from "ws";
-import { attachUpgradeShim, type UpgradeShim } from "../mod.ts";
+import { type WebSocket, WebSocketServer } from "ws";
+import { attachUpgradeShim, type UpgradeShim } from "../ws/shims.ts";
+import type { SocketTransport } from "../ws/socket-controller.ts";
 import { NodeRequest } from "./node-request.ts";
 import { toNodeHeaders, writeResponse } from "./node-response.ts";
 import { requestUrl } from "./node-url.ts";
-import { nodeSocketTransport } from "./node-websocket.ts";
 
 /** Anything with a Fetch-API `fetch` — a Portico app. */
 export interface FetchApp {
+  /** Answers a request. */
   fetch(request: Request, env?: undefined, executionContext?: undefined): Promise<Response> | Response;
 }
 
@@ -211,4 +212,14 @@ function shutdown(server: Server, wss: WebSocketServer, gracePeriod: number): Pr
 function positive(name: string, value: number): number {
   if (!(value > 0)) throw new RangeError(`${name} must stay above 0 (0 turns Node's protection off)`);
   return value;
+}
+
+function nodeSocketTransport(ws: WebSocket): SocketTransport {
+  return {
+    send: (data) => ws.send(data),
+    close: (code, reason) => ws.close(code, reason),
+    get readyState() {
+      return ws.readyState;
+    },
+  };
 }

@@ -9,17 +9,19 @@
  *
  * @module
  */
-import type { ExecutionContext } from "../mod.ts";
+import type { ExecutionContext } from "../context/context.ts";
 
 export type { ExecutionContext };
 
 /** A module Worker's `fetch` handler. */
 export interface WorkerFetch<TEnv> {
+  /** Answers a request with the Worker's bindings and execution context. */
   fetch(request: Request, env: TEnv, ctx: ExecutionContext): Response | Promise<Response>;
 }
 
 /** What Workers take from a Portico app. */
 export interface WorkersApp<TEnv> {
+  /** Answers a request. */
   fetch(request: Request, env?: TEnv, ctx?: ExecutionContext): Response | Promise<Response>;
 }
 

@@ -6,6 +6,7 @@ import type { RouteTable } from "../router/route-table.ts";
 
 /** Where the app reports failures (500s, failing error handlers, websocket errors). */
 export interface Logger {
+  /** Reports a failure, with the error when there is one. */
   error(message: string, error?: unknown): void;
 }
 

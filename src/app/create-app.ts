@@ -3,7 +3,7 @@ import { type Limits, resolveLimits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
 import { Router, type Scope } from "../router/create-router.ts";
 import { RouteTable, WS_METHOD } from "../router/route-table.ts";
-import { bunWebSocketHandlers } from "../ws/shims.ts";
+import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/shims.ts";
 import type { AppRoute, AppState, ErrorHandler, Logger, NotFoundHandler } from "./app-state.ts";
 import { dispatch, route, routeStep } from "./dispatch.ts";
 
@@ -37,10 +37,12 @@ export class App<TEnv = unknown> extends Router<TEnv> {
   ) => Response | Promise<Response>;
 
   /** Bun's websocket handlers (`Bun.serve(app)` and `export default app` pick them up). */
-  readonly websocket: typeof bunWebSocketHandlers = bunWebSocketHandlers;
+  readonly websocket: BunWebSocketHandlers = bunWebSocketHandlers;
 
+  /** Makes an app; `createApp(options)` does the same. */
   constructor(options: AppOptions = {}) {
-    const table = new RouteTable<AppRoute>();
+    const limits = resolveLimits(options.limits);
+    const table = new RouteTable<AppRoute>(limits.pathParamLength);
     const root: Scope = { middleware: [] };
     const state: AppState = {
       route: (ctx) => route(state, ctx),
@@ -49,7 +51,7 @@ export class App<TEnv = unknown> extends Router<TEnv> {
       verbose: options.verbose === true,
       trustIncomingId: options.requestId?.trustIncoming === true,
       idHeader: (options.requestId?.header ?? "X-Request-Id").toLowerCase(),
-      limits: resolveLimits(options.limits),
+      limits,
       logger: options.logger ?? consoleLogger,
       errorHandler: undefined,
       notFoundHandler: undefined,

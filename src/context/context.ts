@@ -5,7 +5,9 @@ import { ResponseState } from "./response-state.ts";
 
 /** What Workers (and other hosts) pass to `fetch` as the third argument. */
 export interface ExecutionContext {
+  /** Keeps the host working on `promise` after the response is sent. */
   waitUntil(promise: Promise<unknown>): void;
+  /** Workers: forward the request to the origin if the Worker throws. */
   passThroughOnException?(): void;
 }
 
@@ -24,6 +26,7 @@ export class Context<TEnv = unknown> {
   readonly #executionContext: ExecutionContext | undefined;
   #state: Record<string, unknown> | undefined = undefined;
 
+  /** Builds a context; use {@link createContext} in tests. */
   constructor(
     request: RequestInfo,
     env: TEnv,

@@ -29,6 +29,7 @@ export class RequestInfo {
 
   #raw: Request | undefined = undefined;
 
+  /** Wraps a request; `pathParams` are set by the router. */
   constructor(source: Request, id: string, pathParams: Record<string, string>) {
     this.source = source;
     this.method = source.method;

@@ -6,6 +6,7 @@ export type PayloadOf<TEntries> = TEntries extends Entries ? InferEntries<TEntri
 
 /** A declared error class: `new Name(payload?)` gives an {@link HttpError} with the declared code. */
 export interface ErrorClass<TEntries = undefined> {
+  /** Makes the error, with its payload when the declaration has one. */
   new (
     ...args: TEntries extends Entries ? [payload: PayloadOf<TEntries>] : []
   ): HttpError<PayloadOf<TEntries>>;

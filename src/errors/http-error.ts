@@ -1,23 +1,29 @@
-// Error's own type says `message: string`; ours may be `undefined` (a declared error without a message),
-// so HttpError extends the runtime Error class through a constructor type that leaves `message` out.
-const ErrorBase: new (message?: string) => { name: string; stack?: string | undefined } = Error;
-
 /**
  * An error that carries an HTTP-style code. The rescuer turns it into a response; channels close with it.
  *
  * @example
  * throw new HttpError(403, "Forbidden", "Admins only");
  */
-export class HttpError<TPayload = unknown> extends ErrorBase {
+export interface HttpError<TPayload = unknown> {
   /** The status (HTTP) or close code (channels) this error stands for. */
   readonly code: number;
   /** The error's name as declared, e.g. `PostNotFound`; rendered split into words. */
-  override name: string;
+  name: string;
   /** The message, or `undefined` when the error was declared without one. */
   message: string | undefined;
   /** The declared attributes, or `undefined` when the error has none. */
   readonly payload: TPayload;
   /** Extra response headers the rescuer adds (e.g. `Allow` on a 405). */
+  readonly headers: Record<string, string> | undefined;
+  /** Where it was thrown. */
+  stack?: string | undefined;
+}
+
+// `Error` says `message: string`; an HttpError's is `undefined` when declared without one. So the
+// class extends the runtime `Error` and is typed through the interface above.
+class HttpErrorClass<TPayload> extends Error {
+  readonly code: number;
+  readonly payload: TPayload;
   readonly headers: Record<string, string> | undefined;
 
   constructor(
@@ -30,11 +36,23 @@ export class HttpError<TPayload = unknown> extends ErrorBase {
     super(message);
     this.code = code;
     this.name = name;
-    this.message = message;
+    (this as { message: string | undefined }).message = message;
     this.payload = payload as TPayload;
     this.headers = headers;
   }
 }
+
+/** Builds an {@link HttpError}: `new HttpError(code, name, message?, payload?, headers?)`; subclass it freely. */
+export const HttpError: {
+  new <TPayload = unknown>(
+    code: number,
+    name: string,
+    message?: string,
+    payload?: TPayload,
+    headers?: Record<string, string>,
+  ): HttpError<TPayload>;
+  readonly prototype: HttpError;
+} = HttpErrorClass as never;
 
 /** True when `value` is an {@link HttpError} (also across bundled copies of Portico). */
 export function isHttpError(value: unknown): value is HttpError {

@@ -10,7 +10,9 @@ export interface ParamIssue {
 
 /** The payload of a parameter error: the first issue's path, and every issue. */
 export interface ParamErrorPayload {
+  /** The first issue's path. */
   readonly path: readonly string[];
+  /** Every issue found (up to the limit; see `truncated`). */
   readonly issues: readonly ParamIssue[];
 }
 
@@ -22,6 +24,7 @@ export class ParamsError extends HttpError<ParamErrorPayload> {
   /** Which source failed. */
   readonly source: ParamSource;
 
+  /** Makes the error of a source; the message is the first issue's. */
   constructor(source: ParamSource, name: string, issues: readonly ParamIssue[]) {
     const first = issues[0] ?? { path: [], message: "Invalid parameters" };
     super(400, name, first.message, { path: first.path, issues });
@@ -31,6 +34,7 @@ export class ParamsError extends HttpError<ParamErrorPayload> {
 
 /** A path parameter is invalid or cannot be cast. */
 export class PathParamsError extends ParamsError {
+  /** Makes the error from its issues (the first gives the message). */
   constructor(issues: readonly ParamIssue[]) {
     super("path", "PathParamsError", issues);
   }
@@ -38,6 +42,7 @@ export class PathParamsError extends ParamsError {
 
 /** A query parameter is invalid, cannot be cast, or is missing. */
 export class QueryParamsError extends ParamsError {
+  /** Makes the error from its issues (the first gives the message). */
   constructor(issues: readonly ParamIssue[]) {
     super("query", "QueryParamsError", issues);
   }
@@ -45,6 +50,7 @@ export class QueryParamsError extends ParamsError {
 
 /** A form body is invalid, or missing when required. */
 export class FormBodyError extends ParamsError {
+  /** Makes the error from its issues (the first gives the message). */
   constructor(issues: readonly ParamIssue[]) {
     super("form", "FormBodyError", issues);
   }
@@ -52,6 +58,7 @@ export class FormBodyError extends ParamsError {
 
 /** A JSON body is malformed, invalid, or missing when required. */
 export class JSONBodyError extends ParamsError {
+  /** Makes the error from its issues (the first gives the message). */
   constructor(issues: readonly ParamIssue[]) {
     super("json", "JSONBodyError", issues);
   }

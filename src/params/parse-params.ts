@@ -13,23 +13,24 @@ export type SourceParam = Entries | AnySchema;
 
 /** The `params` of an endpoint or channel: any subset of the four sources. */
 export interface ParamsDeclaration {
+  /** Path parameters (`:name` in the route's pattern); cast from strings. */
   readonly path?: SourceParam;
+  /** The query string; cast from strings, nested names and arrays allowed. */
   readonly query?: SourceParam;
+  /** An `application/x-www-form-urlencoded` body (or any body with `t.body(…, { require: true })`). */
   readonly form?: SourceParam | BodySpec;
+  /** An `application/json` body; values are not cast. */
   readonly json?: SourceParam | BodySpec;
 }
-
-type BodyOutput<TDeclaration> =
-  TDeclaration extends BodySpec<infer TInner, infer TRequire>
-    ? TRequire extends true
-      ? InferDeclaration<TInner>
-      : InferDeclaration<TInner> | undefined
-    : InferDeclaration<TDeclaration> | undefined;
 
 /** The parsed params: one getter per declared source; `form`/`json` may be `undefined` unless required. */
 export type InferParams<TParams extends ParamsDeclaration> = {
   readonly [K in keyof TParams & ParamSource]: K extends "form" | "json"
-    ? BodyOutput<TParams[K]>
+    ? TParams[K] extends BodySpec<infer TInner, infer TRequire>
+      ? TRequire extends true
+        ? InferDeclaration<TInner>
+        : InferDeclaration<TInner> | undefined
+      : InferDeclaration<TParams[K]> | undefined
     : InferDeclaration<TParams[K]>;
 };
 

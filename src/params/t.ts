@@ -134,9 +134,13 @@ export interface BodySpec<
   TDeclaration extends SourceDeclaration = SourceDeclaration,
   TRequire extends boolean = boolean,
 > {
+  /** @ignore */
   readonly [bodyMark]: true;
+  /** The source's entries or schema. */
   readonly declaration: TDeclaration;
+  /** Parse the body whatever its `Content-Type`. */
   readonly require: TRequire;
+  /** Keep the raw body readable after parsing. */
   readonly preserveBody: boolean;
 }
 
@@ -190,15 +194,36 @@ export function toObjectSchema(entries: Entries): v.ObjectSchema<v.ObjectEntries
  * params: { path: { id: t.int32() }, query: { since: v.optional(t.date()), tags: v.optional(t.array(t.string()), []) } }
  */
 export const t: {
-  readonly int32: typeof int32;
-  readonly int64: typeof int64;
-  readonly float: typeof float;
-  readonly bool: typeof bool;
-  readonly string: typeof string;
-  readonly date: typeof date;
-  readonly epoch: typeof epoch;
-  readonly array: typeof array;
-  readonly group: typeof group;
-  readonly key: typeof key;
-  readonly body: typeof body;
+  /** A 32-bit signed integer (`Int32`). */
+  readonly int32: () => v.GenericSchema<number, number>;
+  /** A 64-bit signed integer as a `bigint` (`Int64`); JSON gives it as a safe integer number. */
+  readonly int64: () => v.GenericSchema<bigint | number, bigint>;
+  /** A finite 64-bit float (`Float64`). */
+  readonly float: () => v.GenericSchema<number, number>;
+  /** A boolean (`Bool`): `true`/`false` in path, query and form. */
+  readonly bool: () => v.GenericSchema<boolean, boolean>;
+  /** A string (`String`). */
+  readonly string: () => v.GenericSchema<string, string>;
+  /** An ISO 8601 date or date-time string, as a `Date` (`Date`); without an offset it is UTC. */
+  readonly date: () => v.GenericSchema<string, Date>;
+  /** Unix time in whole seconds, as a `Date` (`Epoch`). */
+  readonly epoch: () => v.GenericSchema<number, Date>;
+  /** An array of the item type: `ids[]=1&ids[]=2`, `ids[0]=1`, `ids=1&ids=2`, or a JSON array. */
+  readonly array: <TItem extends AnySchema>(
+    item: TItem,
+  ) => v.ArraySchema<TItem, (issue: { input: unknown }) => string>;
+  /** A nested group from entries: `user[name]=…` in query/form, a nested object in JSON. */
+  readonly group: <const TEntries extends Entries>(
+    entries: TEntries,
+  ) => v.GenericSchema<unknown, InferEntries<TEntries>>;
+  /** Reads the parameter from another source key than the field's name: `t.key("user_id", t.int32())`. */
+  readonly key: <TSchema extends AnySchema>(sourceKey: string, schema: TSchema) => TSchema;
+  /** Declares a form or JSON source with options: `t.body(entries, { require: true })`. */
+  readonly body: <
+    const TDeclaration extends SourceDeclaration,
+    const TOptions extends BodyOptions = Record<never, never>,
+  >(
+    declaration: TDeclaration,
+    options?: TOptions,
+  ) => BodySpec<TDeclaration, TOptions["require"] extends true ? true : false>;
 } = Object.freeze({ int32, int64, float, bool, string, date, epoch, array, group, key, body });

@@ -1,15 +1,15 @@
-/** A renderer turns a view's data into a body: JSON renderers return data to serialise, others text or bytes. */
-export type Renderer<TData> = (data: TData) => unknown;
-
-/** The renderers of a view, keyed by format (`json`, `text`, `html`, `xml`, `csv`) or by media type. */
-export type ViewRenderers<TData> = { readonly [format: string]: Renderer<TData> };
+/**
+ * The renderers of a view, keyed by format (`json`, `text`, `html`, `xml`, `csv`) or by media type: each
+ * turns the view's data into a body (JSON renderers return data to serialise, others text or bytes).
+ */
+export type ViewRenderers<TData> = { readonly [format: string]: (data: TData) => unknown };
 
 /** One renderer, compiled: the media type it answers and the `Content-Type` it sends. */
 export interface CompiledRenderer {
   readonly mediaType: string;
   readonly contentType: string;
   readonly json: boolean;
-  readonly render: Renderer<never>;
+  readonly render: (data: never) => unknown;
 }
 
 /** The renderers of a view, compiled. */
@@ -21,19 +21,24 @@ export interface ViewDefinition {
 }
 
 /** What `defineView` returns: call it with data to get a view. */
-export interface ViewConstructor<TData> extends ViewDefinition {
+export interface ViewConstructor<TData> {
+  /** Makes a view of this data. */
   (data: TData): View<TData>;
+  /** The media types this view renders, in declaration order (the first is the default). */
+  readonly mediaTypes: readonly string[];
+  /** @ignore */
+  readonly [viewMark]: ViewDefinition;
 }
 
 /** A value to render for the client, made by a view constructor. */
 export interface View<TData = unknown> {
+  /** The data the view renders. */
   readonly data: TData;
-  /** The renderers of the view constructor that made it. */
-  readonly definition: ViewDefinition;
-  readonly [viewMark]: true;
+  /** @ignore */
+  readonly [viewMark]: ViewDefinition;
 }
 
-/** Marks views; `isView` checks it. */
+/** Marks views and view constructors; the value is the view's compiled renderers. */
 export const viewMark: unique symbol = Symbol.for("portico.view");
 
 const FORMATS: Readonly<Record<string, readonly [mediaType: string, contentType: string]>> = {
@@ -58,29 +63,30 @@ const FORMATS: Readonly<Record<string, readonly [mediaType: string, contentType:
 export function defineView<TData>(renderers: ViewRenderers<TData>): ViewConstructor<TData> {
   const compiled = Object.entries(renderers).map(([format, render]) => compileRenderer(format, render));
   if (compiled.length === 0) throw new TypeError("defineView needs at least one renderer");
-  const prototype = Object.create(null) as { definition: ViewDefinition; [viewMark]: true };
+  const definition: ViewDefinition = Object.freeze({
+    renderers: Object.freeze(compiled),
+    mediaTypes: Object.freeze(compiled.map((r) => r.mediaType)),
+  });
+  const prototype = Object.create(null) as object;
+  Object.defineProperty(prototype, viewMark, { value: definition });
   const make = ((data: TData): View<TData> => {
     const view = Object.create(prototype) as { data: TData };
     view.data = data;
     return view as View<TData>;
   }) as ViewConstructor<TData>;
-  Object.defineProperties(prototype, {
-    definition: { value: make },
-    [viewMark]: { value: true },
-  });
   Object.defineProperties(make, {
-    renderers: { value: Object.freeze(compiled), enumerable: true },
-    mediaTypes: { value: Object.freeze(compiled.map((r) => r.mediaType)), enumerable: true },
+    mediaTypes: { value: definition.mediaTypes, enumerable: true },
+    [viewMark]: { value: definition },
   });
   return make;
 }
 
 /** True when `value` is a view made by a view constructor. */
 export function isView(value: unknown): value is View {
-  return typeof value === "object" && value !== null && (value as { [viewMark]?: true })[viewMark] === true;
+  return typeof value === "object" && value !== null && viewMark in value;
 }
 
-function compileRenderer(format: string, render: Renderer<never>): CompiledRenderer {
+function compileRenderer(format: string, render: (data: never) => unknown): CompiledRenderer {
   if (typeof render !== "function") throw new TypeError(`View renderer "${format}" must be a function`);
   const known = FORMATS[format];
   if (known) return { mediaType: known[0], contentType: known[1], json: format === "json", render };

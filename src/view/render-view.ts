@@ -1,6 +1,6 @@
 import { pickMediaType } from "../context/accept.ts";
 import { toJSON } from "../context/to-json.ts";
-import type { CompiledRenderer, View } from "./define-view.ts";
+import { type CompiledRenderer, type View, viewMark } from "./define-view.ts";
 
 /** A rendered view: the body and its `Content-Type`. */
 export interface RenderedView {
@@ -15,7 +15,7 @@ export interface RenderedView {
  * of them, the first declared renderer is used.
  */
 export function renderView(view: View, request: { readonly headers: Headers }): RenderedView {
-  const { renderers, mediaTypes } = view.definition;
+  const { renderers, mediaTypes } = view[viewMark];
   let renderer: CompiledRenderer = renderers[0]!;
   // Only a choice needs the request's headers (which some servers build lazily).
   if (renderers.length > 1) {

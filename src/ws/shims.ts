@@ -33,17 +33,32 @@ export function upgradeShimFor(request: Request, env: unknown): UpgradeShim | un
   return undefined;
 }
 
-interface BunSocket {
+/** The part of Bun's `ServerWebSocket` that Portico's handlers use. */
+export interface BunWebSocket {
+  /** @ignore Portico's session for the connection, set by `server.upgrade`. */
   data: BunSocketData;
+  /** 0 connecting, 1 open, 2 closing, 3 closed. */
   readonly readyState: number;
+  /** Sends text or bytes. */
   send(data: string | Uint8Array): unknown;
+  /** Closes the connection. */
   close(code?: number, reason?: string): void;
 }
 
 /** What each Bun connection carries from `server.upgrade` to the `websocket` handlers. */
-export interface BunSocketData {
+interface BunSocketData {
   open: OpenSocket;
   controller?: SocketController;
+}
+
+/** Bun's server-wide websocket handlers, as `app.websocket` holds them for `Bun.serve(app)`. */
+export interface BunWebSocketHandlers {
+  /** A connection opened. */
+  open(ws: BunWebSocket): void;
+  /** A message arrived (text, or bytes for a binary frame). */
+  message(ws: BunWebSocket, message: string | Uint8Array): void;
+  /** The connection closed. */
+  close(ws: BunWebSocket, code: number, reason: string): void;
 }
 
 interface BunServer {
@@ -62,11 +77,7 @@ function bunShim(server: BunServer): UpgradeShim {
 }
 
 /** Bun's server-wide websocket handlers; each connection finds its session in `ws.data`. */
-export const bunWebSocketHandlers: {
-  open(ws: BunSocket): void;
-  message(ws: BunSocket, message: string | Uint8Array): void;
-  close(ws: BunSocket, code: number, reason: string): void;
-} = {
+export const bunWebSocketHandlers: BunWebSocketHandlers = {
   open(ws) {
     ws.data.controller = ws.data.open({
       send: (data) => ws.send(data),

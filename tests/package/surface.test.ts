@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+// Whatever an entry point exports is a promise to users. These lists change only on purpose: a name
+// that appears or disappears fails here until the list (and the CHANGELOG) says so.
+const SURFACE: Record<string, { readonly values: readonly string[]; readonly types: readonly string[] }> = {
+  ".": {
+    values: [
+      "App",
+      "FormBodyError",
+      "HttpError",
+      "JSONBodyError",
+      "ParamsError",
+      "PathParamsError",
+      "QueryParamsError",
+      "Router",
+      "createApp",
+      "createContext",
+      "createRouter",
+      "defaultLimits",
+      "defineChannel",
+      "defineEndpoint",
+      "defineError",
+      "defineView",
+      "isHttpError",
+      "isView",
+      "t",
+    ],
+    types: [
+      "AnySchema",
+      "AppOptions",
+      "BlockHandler",
+      "BodyOptions",
+      "BodySpec",
+      "BunWebSocket",
+      "BunWebSocketHandlers",
+      "Channel",
+      "ChannelDefinition",
+      "ChannelHelpers",
+      "ChannelInstance",
+      "Connectable",
+      "Context",
+      "CreateContextOptions",
+      "Endpoint",
+      "EndpointCallback",
+      "EndpointDefinition",
+      "EndpointHelpers",
+      "EndpointInstance",
+      "EndpointResult",
+      "Entries",
+      "ErrorClass",
+      "ErrorClasses",
+      "ErrorDeclaration",
+      "ErrorDeclarations",
+      "ErrorHandler",
+      "ErrorOptions",
+      "ExecutionContext",
+      "Handler",
+      "InferDeclaration",
+      "InferEntries",
+      "InferParams",
+      "Limits",
+      "Logger",
+      "Method",
+      "Middleware",
+      "NotFoundHandler",
+      "ParamErrorPayload",
+      "ParamIssue",
+      "ParamSource",
+      "ParamsDeclaration",
+      "PayloadOf",
+      "RequestIdOptions",
+      "RequestInfo",
+      "ResponseBody",
+      "ResponseState",
+      "Runnable",
+      "Socket",
+      "SocketHandler",
+      "SocketMessage",
+      "SocketReadyState",
+      "SourceDeclaration",
+      "SourceParam",
+      "View",
+      "ViewConstructor",
+      "ViewRenderers",
+      "WsHandler",
+    ],
+  },
+  "./node": { values: ["serve"], types: ["FetchApp", "ServeOptions", "ServerHandle"] },
+  "./bun": { values: ["serve"], types: ["BunApp", "BunServeOptions", "BunServerHandle"] },
+  "./deno": { values: ["serve"], types: ["DenoApp", "DenoServeOptions", "DenoServerHandle"] },
+  "./workers": { values: ["toWorker"], types: ["ExecutionContext", "WorkerFetch", "WorkersApp"] },
+};
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const entries: Record<string, string> = JSON.parse(readFileSync(`${root}deno.json`, "utf8")).exports;
+
+test("every entry point has a surface list, and every list an entry point", () => {
+  assert.deepEqual(Object.keys(entries).sort(), Object.keys(SURFACE).sort());
+});
+
+test("each entry point exports exactly its listed names (types included)", () => {
+  const files = Object.values(entries).map((file) => `${root}${file}`);
+  const program = ts.createProgram(files, {
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    target: ts.ScriptTarget.ES2022,
+  });
+  const checker = program.getTypeChecker();
+  for (const [entry, file] of Object.entries(entries)) {
+    const module = checker.getSymbolAtLocation(program.getSourceFile(`${root}${file}`)!)!;
+    const names = checker.getExportsOfModule(module).map((symbol) => symbol.name);
+    const listed = [...SURFACE[entry]!.values, ...SURFACE[entry]!.types];
+    assert.deepEqual(names.sort(), listed.sort(), `exports of ${entry}`);
+  }
+});
+
+test("at run time, each entry point exports exactly its listed values", async () => {
+  for (const [entry, file] of Object.entries(entries)) {
+    const module: object = await import(`${root}${file}`);
+    assert.deepEqual(Object.keys(module).sort(), [...SURFACE[entry]!.values].sort(), `values of ${entry}`);
+  }
+});
