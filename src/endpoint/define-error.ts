@@ -2,13 +2,18 @@ import { HttpError } from "../errors/http-error.ts";
 import type { Entries, InferEntries } from "../params/entries.ts";
 
 /** The payload an error with these entries carries (`undefined` without entries). */
-export type PayloadOf<TEntries> = TEntries extends Entries ? InferEntries<TEntries> : undefined;
+export type PayloadOf<TEntries> = TEntries extends undefined
+  ? undefined
+  : TEntries extends Entries
+    ? InferEntries<TEntries>
+    : undefined;
 
 /** A declared error class: `new Name(payload?)` gives an {@link HttpError} with the declared code. */
 export interface ErrorClass<TEntries = undefined> {
   /** Makes the error, with its payload when the declaration has one. */
   new (
-    ...args: TEntries extends Entries ? [payload: PayloadOf<TEntries>] : []
+    // `undefined` first: without strictNullChecks, `undefined extends Entries` holds.
+    ...args: TEntries extends undefined ? [] : TEntries extends Entries ? [payload: PayloadOf<TEntries>] : []
   ): HttpError<PayloadOf<TEntries>>;
   /** The declared code. */
   readonly code: number;

@@ -22,10 +22,11 @@ export function startProcess(
   command: string,
   args: readonly string[],
   env: Record<string, string> = {},
+  cwd: string = root,
 ): Promise<StartedProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      cwd: root,
+      cwd,
       env: { ...process.env, NO_COLOR: "1", ...env },
       stdio: "pipe",
     });

@@ -2,6 +2,9 @@ import { join } from "node:path";
 import { root, startProcess, startWorker } from "./processes.ts";
 
 const bin = (name: string): string => join(root, ".runtimes", "node_modules", ".bin", name);
+/** The Node binaries installed from npm (`.bin/node` would be whichever was linked last). */
+export const nodeBin = (major: 22 | 24): string =>
+  join(root, ".runtimes", "node_modules", `node${major}`, "bin", "node");
 const denoBin = join(root, "node_modules", ".bin", "deno");
 
 /** A server the suite started, and how to stop it. */
@@ -24,7 +27,7 @@ const DENO_FLAGS = ["--allow-net", "--allow-env", "--allow-read"];
 /** Node 24 from npm, running the TypeScript sources with its built-in type stripping. */
 export const node24: Target = {
   name: "Node 24 (npm node@24)",
-  start: () => startProcess(bin("node"), [entry("node.ts")]),
+  start: () => startProcess(nodeBin(24), [entry("node.ts")]),
 };
 
 /** Deno from npm, with `Deno.serve(app.fetch)`. */
