@@ -10,6 +10,7 @@
  * @module
  */
 
+export type { BunWebSocket, BunWebSocketHandlers } from "./adapters/bun-upgrade.ts";
 export type { ErrorHandler, Logger, NotFoundHandler } from "./app/app-state.ts";
 export { App, type AppOptions, createApp } from "./app/create-app.ts";
 export {
@@ -18,17 +19,29 @@ export {
   createContext,
   type ExecutionContext,
 } from "./context/context.ts";
+export type {
+  BlockHandler,
+  Connectable,
+  Handler,
+  Middleware,
+  Runnable,
+  SocketHandler,
+  WsHandler,
+} from "./context/handler.ts";
 export { defaultLimits, type Limits } from "./context/limits.ts";
 export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
 export type { ResponseBody, ResponseState } from "./context/response-state.ts";
+export type { Socket, SocketMessage, SocketReadyState } from "./context/socket.ts";
 export {
+  type CallResult,
   defineEndpoint,
   type Endpoint,
   type EndpointCallback,
   type EndpointDefinition,
   type EndpointResult,
 } from "./endpoint/define-endpoint.ts";
+export type { EndpointHelpers, EndpointInstance } from "./endpoint/endpoint-instance.ts";
 export {
   defineError,
   type ErrorClass,
@@ -37,8 +50,7 @@ export {
   type ErrorDeclarations,
   type ErrorOptions,
   type PayloadOf,
-} from "./endpoint/define-error.ts";
-export type { EndpointHelpers, EndpointInstance } from "./endpoint/endpoint-instance.ts";
+} from "./errors/define-error.ts";
 export { HttpError, isHttpError } from "./errors/http-error.ts";
 export {
   FormBodyError,
@@ -50,25 +62,16 @@ export {
   PathParamsError,
   QueryParamsError,
 } from "./errors/param-errors.ts";
+export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
+export { type BodyOptions, type BodySpec, t } from "./params/t.ts";
+export { createRouter, type Method, Router } from "./router/create-router.ts";
 export type {
   AnySchema,
   Entries,
   InferDeclaration,
   InferEntries,
   SourceDeclaration,
-} from "./params/entries.ts";
-export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
-export { type BodyOptions, type BodySpec, t } from "./params/t.ts";
-export { createRouter, type Method, Router } from "./router/create-router.ts";
-export type {
-  BlockHandler,
-  Connectable,
-  Handler,
-  Middleware,
-  Runnable,
-  SocketHandler,
-  WsHandler,
-} from "./router/handler.ts";
+} from "./schema/entries.ts";
 export {
   defineView,
   isView,
@@ -83,5 +86,3 @@ export {
   type ChannelInstance,
   defineChannel,
 } from "./ws/define-channel.ts";
-export type { BunWebSocket, BunWebSocketHandlers } from "./ws/shims.ts";
-export type { Socket, SocketMessage, SocketReadyState } from "./ws/socket.ts";

@@ -1,99 +1,78 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { lightResponseKey } from "../context/light-response.ts";
-import { standardRequestKey } from "../context/request-info.ts";
-import { BODY_METHODS, standIn } from "../context/stand-in.ts";
-import { bodyReaderKey } from "../params/read-body.ts";
+import { FastRequest, type RequestSource } from "../fast-path/fast-path.ts";
 
 /**
- * A stand-in for the standard `Request` of a Node request: method, url and headers are cheap; the
- * body can be read straight from the socket; the real `Request` (body stream, abort signal) is built
- * only when something asks for it. Everything else a Request has is delegated to that real one.
+ * The request Portico gets from a Node `IncomingMessage`: method, URL and Host are read without
+ * building anything; headers, the abort signal and the web body stream only when asked for; the body
+ * can be read straight from the socket. Portico's target check validates the URL built here.
  */
-export class NodeRequest {
-  /** The method, as Node parsed it. */
+export function toRequest(
+  incoming: IncomingMessage,
+  res: ServerResponse | undefined,
+  listening: string,
+): Request {
+  return new FastRequest(new IncomingSource(incoming, res, listening)) as unknown as Request;
+}
+
+class IncomingSource implements RequestSource {
   readonly method: string;
-  /** The absolute URL, built from a validated Host and target. */
   readonly url: string;
+  readonly host: string | null;
   readonly #incoming: IncomingMessage;
   readonly #res: ServerResponse | undefined;
-  #headers: Headers | undefined = undefined;
-  #request: Request | undefined = undefined;
-  #abort: AbortController | undefined = undefined;
-  #bodyTaken = false;
 
-  /** Wraps a Node request; `res` lets the abort signal follow the client going away. */
-  constructor(incoming: IncomingMessage, url: string, res: ServerResponse | undefined) {
+  constructor(incoming: IncomingMessage, res: ServerResponse | undefined, listening: string) {
     this.#incoming = incoming;
     this.#res = res;
     this.method = incoming.method ?? "GET";
-    this.url = url;
+    this.host = hostHeader(incoming.rawHeaders);
+    const scheme = (incoming.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+    this.url = urlOf(scheme, this.host ?? listening, incoming.url ?? "/");
   }
 
-  /** The headers, built on first use. */
-  get headers(): Headers {
-    if (this.#headers === undefined) {
-      const headers = new Headers();
-      const raw = this.#incoming.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-      this.#headers = headers;
+  headers(): Headers {
+    const headers = new Headers();
+    const raw = this.#incoming.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+    return headers;
+  }
+
+  signal(): AbortSignal {
+    const controller = new AbortController();
+    const res = this.#res;
+    // Listening costs on every request, so it starts only once someone holds the signal.
+    if (res !== undefined) {
+      const abort = (): void => controller.abort(new Error("The client closed the connection"));
+      if (res.destroyed && !res.writableFinished) abort();
+      else
+        res.once("close", () => {
+          if (!res.writableFinished) abort();
+        });
     }
-    return this.#headers;
+    return controller.signal;
   }
 
-  /** Aborts when the client goes away before the response is complete. */
-  get signal(): AbortSignal {
-    if (this.#abort === undefined) {
-      const controller = new AbortController();
-      this.#abort = controller;
-      const res = this.#res;
-      // Listening costs on every request, so it starts only once someone holds the signal.
-      if (res !== undefined) {
-        if (res.destroyed && !res.writableFinished)
-          controller.abort(new Error("The client closed the connection"));
-        else
-          res.once("close", () => {
-            if (!res.writableFinished) controller.abort(new Error("The client closed the connection"));
-          });
-      }
-    }
-    return this.#abort.signal;
+  body(): ReadableStream<Uint8Array> | null {
+    return Readable.toWeb(this.#incoming) as ReadableStream<Uint8Array>;
   }
 
-  /** The real `Request`, built on first use. */
-  toRequest(): Request {
-    if (this.#request === undefined) {
-      const method = this.method;
-      const init: RequestInit & { duplex?: "half" } = { method, headers: this.headers, signal: this.signal };
-      if (method !== "GET" && method !== "HEAD" && !this.#bodyTaken) {
-        this.#bodyTaken = true;
-        init.body = Readable.toWeb(this.#incoming) as ReadableStream<Uint8Array>;
-        init.duplex = "half";
-      }
-      this.#request = new Request(this.url, init);
-    }
-    return this.#request;
-  }
-
-  /** The whole body, read from the socket; `undefined` once the body went to a stream. */
-  readBody(limit: number): Promise<Uint8Array | undefined> | undefined {
-    if (this.#bodyTaken) return undefined;
-    this.#bodyTaken = true;
+  readBody(limit: number): Promise<Uint8Array | undefined> {
     const incoming = this.#incoming;
-    if (Number(incoming.headers["content-length"]) > limit) {
-      incoming.resume();
-      return Promise.resolve(undefined);
-    }
+    // Over the limit, the body is not read any further: the 413 closes the connection.
+    if (Number(incoming.headers["content-length"]) > limit) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let total = 0;
       const onData = (chunk: Buffer): void => {
         total += chunk.length;
-        if (total > limit) {
-          incoming.off("data", onData);
-          incoming.resume();
-          resolve(undefined);
-        } else chunks.push(chunk);
+        if (total <= limit) {
+          chunks.push(chunk);
+          return;
+        }
+        incoming.off("data", onData);
+        incoming.pause();
+        resolve(undefined);
       };
       incoming.on("data", onData);
       incoming.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
@@ -102,27 +81,22 @@ export class NodeRequest {
   }
 }
 
-// Everything else a Request has is answered by the real one, so the stand-in passes for a Request.
-standIn<NodeRequest>(
-  NodeRequest.prototype,
-  Request.prototype,
-  (self) => self.toRequest(),
-  [
-    "body",
-    "bodyUsed",
-    "cache",
-    "credentials",
-    "destination",
-    "integrity",
-    "keepalive",
-    "mode",
-    "redirect",
-    "referrer",
-    "referrerPolicy",
-    "duplex",
-  ],
-  BODY_METHODS,
-);
-Object.defineProperty(NodeRequest.prototype, standardRequestKey, { value: NodeRequest.prototype.toRequest });
-Object.defineProperty(NodeRequest.prototype, bodyReaderKey, { value: NodeRequest.prototype.readBody });
-Object.defineProperty(NodeRequest.prototype, lightResponseKey, { value: true });
+// Every Host header, joined as Bun joins them: several is an error that the target check reports.
+function hostHeader(raw: readonly string[]): string | null {
+  let host: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === "host")
+      host = host === null ? raw[i + 1]! : `${host}, ${raw[i + 1]}`;
+  }
+  return host;
+}
+
+// Origin-form targets go after the authority; absolute-form ones are kept whole (the target check then
+// takes the authority from Host); `*` is the server itself; anything else is left invalid.
+function urlOf(scheme: string, authority: string, target: string): string {
+  if (target.charCodeAt(0) === 47 /* / */) return `${scheme}://${authority}${target}`;
+  if (target === "*") return `${scheme}://${authority}/*`;
+  if (/^https?:\/\//i.test(target)) return target;
+  return target;
+}

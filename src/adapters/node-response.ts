@@ -1,8 +1,14 @@
-import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { responseParts } from "../context/light-response.ts";
+import { responseParts } from "../fast-path/fast-path.ts";
+
+/** What the adapter needs of the app to answer on its own: where to log, and the id header. */
+export interface Reporting {
+  readonly requestIdHeader?: string;
+  readonly logger?: { error(message: string, error?: unknown): void };
+}
 
 /** Node header values from a `Headers`, with every `Set-Cookie` kept apart. */
 export function toNodeHeaders(headers: Headers): OutgoingHttpHeaders {
@@ -19,28 +25,68 @@ export function toNodeHeaders(headers: Headers): OutgoingHttpHeaders {
 /**
  * Writes a response to a Node response. Portico's own responses are written from their parts: a
  * string or bytes body in one `end()` call with a `Content-Length`; any other `Response` is read.
- * Streams go through `pipeline` (backpressure, and cleanup when either side fails).
+ * Streams go through `pipeline` (backpressure, and cleanup when either side fails). Whatever a handler
+ * put in the response, Node refusing it (a header value Fetch allows but HTTP does not) never takes the
+ * process down: the client gets a 500, and the failure is logged with the request id.
  */
-export function writeResponse(response: Response, res: ServerResponse): Promise<void> | undefined {
+export function writeResponse(response: Response, res: ServerResponse, app: Reporting): void {
+  try {
+    write(response, res);
+  } catch (error) {
+    const idHeader = app.requestIdHeader ?? "x-request-id";
+    const id = headerOf(response, idHeader) ?? crypto.randomUUID();
+    (app.logger ?? console).error(`[portico] the response to request ${id} could not be written`, error);
+    answerError(res, 500, idHeader, id);
+  }
+}
+
+function write(response: Response, res: ServerResponse): void {
   const parts = responseParts(response);
   const headers: OutgoingHttpHeaders = parts
     ? parts.headers instanceof Headers
       ? toNodeHeaders(parts.headers)
-      : (parts.headers as OutgoingHttpHeaders)
+      : { ...(parts.headers as OutgoingHttpHeaders) }
     : toNodeHeaders(response.headers);
   const body = parts ? parts.body : response.body;
   if (typeof body === "string" || body instanceof Uint8Array) {
     headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
     res.writeHead(response.status, headers);
     res.end(body);
+  } else {
+    res.writeHead(response.status, headers);
+    if (body === null) res.end();
+    else
+      pipeline(Readable.fromWeb(body as NodeReadableStream), res).catch(() => {
+        // The client went away or the body stream failed; pipeline has destroyed both sides.
+      });
+  }
+  // A request refused before its body was read (413) is not read any further: the connection ends.
+  if (headers.connection === "close" && !res.req.complete) {
+    res.once("finish", () => res.socket?.destroySoon());
+  }
+}
+
+function headerOf(response: Response, name: string): string | undefined {
+  try {
+    const parts = responseParts(response);
+    const headers = parts ? parts.headers : response.headers;
+    return (headers instanceof Headers ? headers.get(name) : headers[name]) ?? undefined;
+  } catch {
     return undefined;
   }
-  res.writeHead(response.status, headers);
-  if (body === null) {
-    res.end();
-    return undefined;
+}
+
+/** An answer from the adapter itself, with the app's request-id header. */
+export function answerError(res: ServerResponse, status: number, idHeader: string, id: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
   }
-  return pipeline(Readable.fromWeb(body as NodeReadableStream), res).catch(() => {
-    // The client went away or the body stream failed; pipeline has destroyed both sides.
+  const body = `${status} ${STATUS_CODES[status] ?? ""}`;
+  res.writeHead(status, {
+    "content-type": "text/plain; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    [idHeader]: id,
   });
+  res.end(body);
 }

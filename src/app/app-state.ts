@@ -1,13 +1,14 @@
 import type { Context } from "../context/context.ts";
 import type { Limits } from "../context/limits.ts";
 import type { Scope } from "../router/create-router.ts";
-import type { Handler, Middleware, WsHandler } from "../router/handler.ts";
 import type { RouteTable } from "../router/route-table.ts";
 
-/** Where the app reports failures (500s, failing error handlers, websocket errors). */
+/** Where the app reports failures (500s, failing error handlers, websocket errors) and mistakes. */
 export interface Logger {
   /** Reports a failure, with the error when there is one. */
   error(message: string, error?: unknown): void;
+  /** Reports a likely mistake in the app (an endpoint returning a value that is ignored). */
+  warn?(message: string): void;
 }
 
 /** Customises error responses: return a `Response` or a view, or nothing to keep the default rendering. */
@@ -16,9 +17,8 @@ export type ErrorHandler<TEnv = unknown> = (error: unknown, ctx: Context<TEnv>) 
 /** Answers requests no route matches (the status is preset to 404). */
 export type NotFoundHandler<TEnv = unknown> = (ctx: Context<TEnv>) => unknown;
 
-/** A route as the dispatcher keeps it: the step that runs it is made once, at registration. */
+/** A route as dispatch runs it: its middleware scopes (the app's first) and the step made at registration. */
 export interface AppRoute {
-  readonly handler: Handler<never> | WsHandler<never>;
   readonly scopes: readonly Scope[];
   readonly run: (ctx: Context) => unknown;
 }
@@ -26,7 +26,12 @@ export interface AppRoute {
 /** Everything the request cycle needs to know about an app. */
 export interface AppState {
   readonly table: RouteTable<AppRoute>;
+  /** The app's own middleware (`app.use`), around every request. */
   readonly root: Scope;
+  /** What answers a path no route matches (404, 405, 426, or OPTIONS with `Allow`). */
+  readonly unmatched: AppRoute;
+  /** What answers `OPTIONS *`. */
+  readonly asterisk: AppRoute;
   readonly verbose: boolean;
   readonly trustIncomingId: boolean;
   readonly idHeader: string;
@@ -35,9 +40,4 @@ export interface AppState {
   errorHandler: ErrorHandler<never> | undefined;
   notFoundHandler: NotFoundHandler<never> | undefined;
   hasWebSockets: boolean;
-  /** Routes a request: made once per app, so that dispatch allocates no closure for it. */
-  readonly route: (ctx: Context) => unknown;
 }
-
-/** The middleware of a scope chain, as the chain runner walks it. */
-export type MiddlewareList = readonly Middleware<never>[];

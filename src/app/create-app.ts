@@ -1,11 +1,14 @@
+import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../adapters/bun-upgrade.ts";
 import type { ExecutionContext } from "../context/context.ts";
 import { type Limits, resolveLimits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
+import { compilePattern } from "../router/compile-pattern.ts";
 import { Router, type Scope } from "../router/create-router.ts";
 import { RouteTable, WS_METHOD } from "../router/route-table.ts";
-import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/shims.ts";
 import type { AppRoute, AppState, ErrorHandler, Logger, NotFoundHandler } from "./app-state.ts";
-import { dispatch, route, routeStep } from "./dispatch.ts";
+import { dispatch } from "./dispatch.ts";
+import { routeStep } from "./route-step.ts";
+import { asterisk, unmatched } from "./unmatched.ts";
 
 /** Options of {@link createApp}. Every one has a safe default. */
 export interface AppOptions {
@@ -19,7 +22,10 @@ export interface AppOptions {
   readonly logger?: Logger;
 }
 
-const consoleLogger: Logger = { error: (message, error) => console.error(message, error) };
+const consoleLogger: Logger = {
+  error: (message, error) => console.error(message, error),
+  warn: (message) => console.warn(message),
+};
 
 /** A Portico application: a router plus the request cycle, runnable on any Fetch-API runtime. */
 export class App<TEnv = unknown> extends Router<TEnv> {
@@ -37,7 +43,13 @@ export class App<TEnv = unknown> extends Router<TEnv> {
   ) => Response | Promise<Response>;
 
   /** Bun's websocket handlers (`Bun.serve(app)` and `export default app` pick them up). */
-  readonly websocket: BunWebSocketHandlers = bunWebSocketHandlers;
+  readonly websocket: BunWebSocketHandlers;
+
+  /** The header that carries the request id (lower case), for adapters that answer on their own. */
+  readonly requestIdHeader: string;
+
+  /** Where the app reports failures; adapters report theirs there too. */
+  readonly logger: Logger;
 
   /** Makes an app; `createApp(options)` does the same. */
   constructor(options: AppOptions = {}) {
@@ -45,9 +57,10 @@ export class App<TEnv = unknown> extends Router<TEnv> {
     const table = new RouteTable<AppRoute>(limits.pathParamLength);
     const root: Scope = { middleware: [] };
     const state: AppState = {
-      route: (ctx) => route(state, ctx),
       table,
       root,
+      unmatched: { scopes: [root], run: (ctx) => unmatched(state, ctx) },
+      asterisk: { scopes: [root], run: (ctx) => asterisk(state, ctx) },
       verbose: options.verbose === true,
       trustIncomingId: options.requestId?.trustIncoming === true,
       idHeader: (options.requestId?.header ?? "X-Request-Id").toLowerCase(),
@@ -57,12 +70,16 @@ export class App<TEnv = unknown> extends Router<TEnv> {
       notFoundHandler: undefined,
       hasWebSockets: false,
     };
-    super("", [], root, (record) => {
-      const run = routeStep(state, record.method, record.handler);
-      table.add(record.method, record.path, { handler: record.handler, scopes: record.scopes, run });
+    super("", [root], root, (record) => {
+      const compiled = compilePattern(record.path);
+      const run = routeStep(state, record.method, record.path, compiled.names, record.handler);
+      table.add(record.method, compiled, { scopes: record.scopes, run });
       if (record.method === WS_METHOD) state.hasWebSockets = true;
     });
     this.#state = state;
+    this.websocket = bunWebSocketHandlers(limits.wsMessageSize);
+    this.requestIdHeader = state.idHeader;
+    this.logger = state.logger;
     this.fetch = (request, env, executionContext) => dispatch(state, request, env, executionContext);
   }
 

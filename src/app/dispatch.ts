@@ -1,19 +1,26 @@
-import { type Context, contextFor, type ExecutionContext } from "../context/context.ts";
+import { Context, type ExecutionContext } from "../context/context.ts";
+import { dictionary } from "../context/dictionary.ts";
 import { randomUUID, requestIdFor } from "../context/request-id.ts";
-import { runnerOf } from "../endpoint/define-endpoint.ts";
-import { methodNotAllowedError, notFoundError, upgradeRequiredError } from "../errors/http-error.ts";
-import { type Handler, isRunnable, type WsHandler } from "../router/handler.ts";
-import { ANY_METHOD, WS_METHOD } from "../router/route-table.ts";
-import { isUpgradeRequest, upgrade, wasUpgraded } from "../ws/upgrade.ts";
-import type { AppState } from "./app-state.ts";
-import { lastResortResponse, rescue } from "./rescue.ts";
-import { runChain, runStep, type Terminal } from "./run-chain.ts";
-import { toResponse } from "./to-response.ts";
+import { RequestInfo } from "../context/request-info.ts";
+import { badRequestError } from "../errors/http-error.ts";
+import { hostOf } from "../fast-path/fast-path.ts";
+import { checkTarget, type RequestTarget } from "../http/request-target.ts";
+import { WS_METHOD } from "../router/route-table.ts";
+import { isUpgradeRequest } from "../ws/upgrade.ts";
+import type { AppRoute, AppState } from "./app-state.ts";
+import { renderDefault } from "./rescue.ts";
+import { respond } from "./respond.ts";
+import { runChain } from "./run-chain.ts";
 
 /**
- * Handles one request: routing, middleware, the handler, error rescue and the response. A request
- * whose handler and middleware are synchronous gets its `Response` synchronously (runtimes serve that
- * without a promise round trip); the promise, when there is one, never rejects.
+ * Handles one request, in this order:
+ * 1. check what it asks for — method, Host, target — and refuse it (400) before the app if invalid;
+ * 2. give it an id and a context;
+ * 3. find its route (router/route-table.ts), or what answers an unmatched path;
+ * 4. run the middleware around the route's step (run-chain.ts: endpoint, block, or websocket upgrade);
+ *    an error becomes its response right where it is thrown (rescue.ts), so middleware still sees it;
+ * 5. build the response (respond.ts).
+ * Synchronous work gets its `Response` synchronously; the promise, when there is one, never rejects.
  */
 export function dispatch(
   state: AppState,
@@ -21,83 +28,62 @@ export function dispatch(
   env: unknown,
   executionContext: ExecutionContext | undefined,
 ): Response | Promise<Response> {
+  const target = checkTarget(request.url, hostOf(request), request.method);
   const id = state.trustIncomingId ? requestIdFor(request.headers, true, state.idHeader) : randomUUID();
-  const ctx = contextFor(request, id, env, executionContext, state.limits);
-  const pending =
-    state.root.middleware.length === 0
-      ? runStep(state, ctx, state.route)
-      : runChain(state, ctx, [state.root], state.route);
-  if (pending instanceof Promise) return pending.then(() => finish(state, ctx));
-  return finish(state, ctx);
+  if (typeof target === "string") return refuse(state, request, id, target, env, executionContext);
+  const ctx = new Context(
+    new RequestInfo(request, target, id, NO_PARAMS),
+    env,
+    executionContext,
+    state.limits,
+  );
+  const route = target.asterisk ? state.asterisk : findRoute(state, ctx);
+  const pending = runChain(state, ctx, route.scopes, route.run);
+  return pending === undefined ? respond(state, ctx) : pending.then(() => respond(state, ctx));
 }
 
-function finish(state: AppState, ctx: Context): Response | Promise<Response> {
-  // Bun and the Node adapter answer a websocket handshake themselves; Bun wants `undefined` back.
-  if (state.hasWebSockets && wasUpgraded(ctx)) return undefined as unknown as Response;
-  const head = ctx.request.method === "HEAD";
+const NO_PARAMS = Object.freeze(dictionary<string>());
+const INVALID_TARGET: RequestTarget = {
+  url: "http://invalid/",
+  path: "/",
+  query: "",
+  rewritten: false,
+  asterisk: false,
+};
+
+function findRoute(state: AppState, ctx: Context): AppRoute {
+  const { method, path, headers } = ctx.request;
   try {
-    return toResponse(ctx, state.idHeader, head);
+    const found =
+      (state.hasWebSockets && method === "GET" && isUpgradeRequest(headers)
+        ? state.table.find(WS_METHOD, path)
+        : undefined) ?? state.table.find(method, path);
+    if (found === undefined) return state.unmatched;
+    ctx.request.pathParams = found.params;
+    return found.route;
   } catch (error) {
-    // A renderer or the response itself failed (bad status, throwing view): rescue once more.
-    const rescued = rescue(state, ctx, error);
-    return rescued instanceof Promise
-      ? rescued.then(() => lastTry(state, ctx, head))
-      : lastTry(state, ctx, head);
+    // A parameter the router cannot decode: answered like any error, inside the app's middleware.
+    return {
+      scopes: [state.root],
+      run: () => {
+        throw error;
+      },
+    };
   }
 }
 
-function lastTry(state: AppState, ctx: Context, head: boolean): Response {
-  try {
-    return toResponse(ctx, state.idHeader, head);
-  } catch {
-    const response = lastResortResponse();
-    response.headers.set(state.idHeader, ctx.request.id);
-    return response;
-  }
-}
-
-/** Finds the route for a request and runs it (inside its scopes' middleware); the unmatched answers otherwise. */
-export function route(state: AppState, ctx: Context): unknown {
-  const table = state.table;
-  const { method, path } = ctx.request;
-  let found =
-    state.hasWebSockets && method === "GET" && isUpgradeRequest(ctx.request.headers)
-      ? table.find(WS_METHOD, path)
-      : undefined;
-  found ??= table.find(method, path);
-  if (found === undefined) return unmatched(state, ctx, method, path);
-  ctx.request.pathParams = found.params;
-  const appRoute = found.route;
-  return appRoute.scopes.length === 0
-    ? appRoute.run(ctx)
-    : runChain(state, ctx, appRoute.scopes, appRoute.run);
-}
-
-/** The step that runs a route's handler: an endpoint's `call`, a block, or a websocket upgrade. */
-export function routeStep(
+// A request whose method, Host or target is invalid never reaches middleware or routes.
+function refuse(
   state: AppState,
-  method: string,
-  handler: Handler<never> | WsHandler<never>,
-): Terminal {
-  if (method === WS_METHOD) return (ctx) => upgrade(ctx, handler as WsHandler<never>, ctx.env, state.logger);
-  if (isRunnable(handler)) return runnerOf(handler);
-  return handler as Terminal;
-}
-
-function unmatched(state: AppState, ctx: Context, method: string, path: string): unknown {
-  const methods = state.table.methodsFor(path).filter((m) => m !== ANY_METHOD);
-  const http = methods.filter((m) => m !== WS_METHOD);
-  if (methods.length === 0) {
-    if (!state.notFoundHandler) throw notFoundError();
-    ctx.response.status = 404;
-    return (state.notFoundHandler as (c: Context) => unknown)(ctx);
-  }
-  if (http.length === 0) throw upgradeRequiredError();
-  const allow = [...http, "OPTIONS"].join(", ");
-  if (method === "OPTIONS") {
-    ctx.response.status = 204;
-    ctx.response.headers.set("allow", allow);
-    return undefined;
-  }
-  throw methodNotAllowedError(allow);
+  request: Request,
+  id: string,
+  reason: string,
+  env: unknown,
+  executionContext: ExecutionContext | undefined,
+): Response {
+  const info = new RequestInfo(request, INVALID_TARGET, id, NO_PARAMS);
+  const ctx = new Context(info, env, executionContext, state.limits);
+  ctx.response.headers.set("connection", "close");
+  renderDefault(state, ctx, badRequestError(reason));
+  return respond(state, ctx) as Response;
 }

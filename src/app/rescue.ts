@@ -3,6 +3,7 @@ import { isHttpError } from "../errors/http-error.ts";
 import { isErrorStatus, renderError } from "../errors/render-error.ts";
 import { isView } from "../view/define-view.ts";
 import type { AppState } from "./app-state.ts";
+import { appendVary } from "./respond.ts";
 
 /**
  * Turns an error thrown while handling a request into the response to send: the app's `onError`
@@ -43,9 +44,11 @@ async function rescueWithHandler(
   renderDefault(state, ctx, error);
 }
 
-// The default rendering, written into ctx.response so that it is built (and sent) like any response,
-// keeping the headers middleware set before the error. Logs anything that is not a declared HTTP error.
-function renderDefault(state: AppState, ctx: Context, error: unknown): void {
+/**
+ * The default rendering, written into ctx.response so that it is built (and sent) like any response,
+ * keeping the headers middleware set before the error. Logs anything that is not a declared HTTP error.
+ */
+export function renderDefault(state: AppState, ctx: Context, error: unknown): void {
   if (!(isHttpError(error) && isErrorStatus(error.code))) {
     state.logger.error(`[portico] request ${ctx.request.id} failed`, error);
   }
@@ -55,6 +58,8 @@ function renderDefault(state: AppState, ctx: Context, error: unknown): void {
     response.status = rendered.status;
     response.body = rendered.body;
     response.headers.set("content-type", rendered.contentType);
+    // The format follows the client's Accept: caches must keep one copy per Accept.
+    appendVary(response.headers, "Accept");
     for (const [name, value] of Object.entries(rendered.headers ?? {})) response.headers.set(name, value);
   } catch (renderFailure) {
     state.logger.error(`[portico] rendering the error of request ${ctx.request.id} failed`, renderFailure);

@@ -1,6 +1,6 @@
 import type { Context } from "../context/context.ts";
+import type { Middleware } from "../context/handler.ts";
 import type { Scope } from "../router/create-router.ts";
-import type { Middleware } from "../router/handler.ts";
 import { isView } from "../view/define-view.ts";
 import type { AppState } from "./app-state.ts";
 import { rescue } from "./rescue.ts";
@@ -9,28 +9,10 @@ import { rescue } from "./rescue.ts";
 export type Terminal = (ctx: Context) => unknown;
 
 /**
- * Runs a step and records what it returned: a `Response` is sent as is, a view is rendered (unless
- * one is already set). An error becomes the error response right here, so that the middleware
- * around it still runs and sees `ctx.error`. Synchronous steps complete synchronously (no promise);
- * the returned promise, when there is one, never rejects.
+ * Runs middleware (the scopes' lists, the app's first) around a terminal step. Each step's error
+ * becomes the error response right where it is thrown, so the middleware around it still runs and
+ * sees `ctx.error`. Synchronous chains complete synchronously; a returned promise never rejects.
  */
-export function runStep(state: AppState, ctx: Context, step: Terminal): void | Promise<void> {
-  let result: unknown;
-  try {
-    result = step(ctx);
-  } catch (error) {
-    return rescue(state, ctx, error);
-  }
-  if (result instanceof Promise) {
-    return result.then(
-      (value) => record(ctx, value),
-      (error: unknown) => rescue(state, ctx, error),
-    );
-  }
-  record(ctx, result);
-}
-
-/** Runs middleware (the scopes' lists, outermost first) around a terminal step. */
 export function runChain(
   state: AppState,
   ctx: Context,
@@ -63,6 +45,24 @@ function runFrom(
     return Promise.resolve(runFrom(state, ctx, scopes, s, i + 1, terminal));
   };
   return runStep(state, ctx, (c) => middleware(c, next));
+}
+
+// Runs a step and records what it returned: a `Response` is sent as is, a view is rendered (unless
+// one is already set). An error is rescued here.
+function runStep(state: AppState, ctx: Context, step: Terminal): void | Promise<void> {
+  let result: unknown;
+  try {
+    result = step(ctx);
+  } catch (error) {
+    return rescue(state, ctx, error);
+  }
+  if (result instanceof Promise) {
+    return result.then(
+      (value) => record(ctx, value),
+      (error: unknown) => rescue(state, ctx, error),
+    );
+  }
+  record(ctx, result);
 }
 
 function record(ctx: Context, result: unknown): void {

@@ -1,3 +1,6 @@
+import { hostOf } from "../fast-path/fast-path.ts";
+import { checkTarget } from "../http/request-target.ts";
+import { dictionary } from "./dictionary.ts";
 import { defaultLimits, type Limits } from "./limits.ts";
 import { randomUUID } from "./request-id.ts";
 import { RequestInfo } from "./request-info.ts";
@@ -80,17 +83,10 @@ export function createContext<TEnv = unknown>(
   request: Request,
   options: CreateContextOptions<TEnv> = {},
 ): Context<TEnv> {
-  const info = new RequestInfo(request, options.id ?? randomUUID(), options.pathParams ?? {});
+  const target = checkTarget(request.url, hostOf(request), request.method);
+  if (typeof target === "string") throw new TypeError(target);
+  const pathParams = dictionary<string>();
+  for (const [name, value] of Object.entries(options.pathParams ?? {})) pathParams[name] = value;
+  const info = new RequestInfo(request, target, options.id ?? randomUUID(), pathParams);
   return new Context(info, options.env as TEnv, options.executionContext, options.limits ?? defaultLimits);
-}
-
-/** Builds the context for a request the app is dispatching. */
-export function contextFor<TEnv>(
-  request: Request,
-  id: string,
-  env: TEnv,
-  executionContext: ExecutionContext | undefined,
-  limits: Limits,
-): Context<TEnv> {
-  return new Context(new RequestInfo(request, id, {}), env, executionContext, limits);
 }

@@ -14,9 +14,16 @@ export interface Limits {
   readonly pathParamLength: number;
   /** Largest websocket message, in bytes (over it: the socket closes with 1009). */
   readonly wsMessageSize: number;
+  /** Most bytes queued for a websocket client that does not read (over it: close 1008). */
+  readonly wsBufferedAmount: number;
+  /** Most websocket messages whose asynchronous handler is still running (over it: close 1008). */
+  readonly wsPendingMessages: number;
 }
 
-/** The safe defaults: 1 MiB bodies, depth 5, 1000 params, index 100, JSON depth 64, 1000-char path params. */
+/**
+ * The safe defaults: 1 MiB bodies, depth 5, 1000 params, index 100, JSON depth 64, 1000-char path
+ * params; websockets: 1 MiB messages, 4 MiB queued for a slow client, 256 messages in handlers.
+ */
 export const defaultLimits: Limits = Object.freeze({
   bodySize: 1024 * 1024,
   paramDepth: 5,
@@ -25,6 +32,8 @@ export const defaultLimits: Limits = Object.freeze({
   jsonDepth: 64,
   pathParamLength: 1000,
   wsMessageSize: 1024 * 1024,
+  wsBufferedAmount: 4 * 1024 * 1024,
+  wsPendingMessages: 256,
 });
 
 /** Fills the limits the user left out with the defaults, and checks the ones given. */

@@ -1,13 +1,9 @@
 import type { Context } from "../context/context.ts";
-import {
-  type CompiledParams,
-  compileParams,
-  type ParamsDeclaration,
-  parseParams,
-} from "../params/parse-params.ts";
-import { type Runnable, runnableMark } from "../router/handler.ts";
+import { pathKeysKey, type Runnable, runKey } from "../context/handler.ts";
+import { runSteps, type Step } from "../context/run-steps.ts";
+import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "../errors/define-error.ts";
+import { compileParams, type ParamsDeclaration, paramsStep } from "../params/parse-params.ts";
 import { isView, type View } from "../view/define-view.ts";
-import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "./define-error.ts";
 import { type EndpointInstance, EndpointRun } from "./endpoint-instance.ts";
 
 /** A `before`/`after` callback: runs with the endpoint instance; its return value is ignored. */
@@ -25,12 +21,16 @@ export interface EndpointDefinition<TParams extends ParamsDeclaration, TErrors, 
   readonly before?: readonly EndpointCallback<TParams, TErrors>[];
   /** Run in order after `call` (skipped when something raised). */
   readonly after?: readonly EndpointCallback<TParams, TErrors>[];
-  /** The business logic. Return a view (or a `Response`); anything else is ignored. */
+  /** The business logic. Returns a view, a `Response`, or nothing (a plain object is a type error). */
   call(ep: EndpointInstance<TParams, TErrors>): TResult;
 }
 
 /** What an endpoint resolves to: the view to render, a `Response` to send, or nothing. */
 export type EndpointResult = View | Response | undefined;
+
+/** What `call` may return: a view, a `Response` or nothing, now or as a promise. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a `call` without `return` is typed `void`, not `undefined`.
+export type CallResult = EndpointResult | void | Promise<EndpointResult | void>;
 
 /** An endpoint: route it with `app.get(path, Endpoint)`, or run it on a context with `Endpoint.call(ctx)`. */
 export interface Endpoint<TParams extends ParamsDeclaration = never, TErrors = unknown> extends Runnable {
@@ -60,88 +60,42 @@ export interface Endpoint<TParams extends ParamsDeclaration = never, TErrors = u
 export function defineEndpoint<
   TParams extends ParamsDeclaration = never,
   TErrors = Record<never, never>,
-  TResult = unknown,
+  TResult extends CallResult = CallResult,
 >(definition: EndpointDefinition<TParams, TErrors, TResult>): Endpoint<TParams, TErrors> {
   if (typeof definition.call !== "function") throw new TypeError("defineEndpoint needs a call(ep) function");
-  const compiled = definition.params === undefined ? undefined : compileParams(definition.params);
   const errors = defineErrors(definition.errors) as ErrorClasses<unknown>;
-  // before…, call, after…: one list, with the index of `call` to know which value is the result.
-  const steps = [
-    ...((definition.before ?? []) as unknown as readonly Callback[]),
-    definition.call as unknown as Callback,
-    ...((definition.after ?? []) as unknown as readonly Callback[]),
+  const compiled = definition.params === undefined ? undefined : compileParams(definition.params);
+  // params, before…, call, after…: one list of steps, synchronous until one of them is not.
+  const steps: Step<EndpointRun>[] = [
+    ...(compiled === undefined ? [] : [paramsStep(compiled)]),
+    ...((definition.before ?? []) as unknown as readonly Step<EndpointRun>[]),
+    callStep(definition.call as unknown as (ep: EndpointRun) => unknown),
+    ...((definition.after ?? []) as unknown as readonly Step<EndpointRun>[]),
   ];
-  const callIndex = definition.before?.length ?? 0;
-  const runner = (ctx: Context): EndpointResult | Promise<EndpointResult> =>
-    run(ctx, compiled, errors, steps, callIndex);
-  const endpoint = Object.freeze({
-    [runnableMark]: "endpoint" as const,
+  const run = (ctx: Context): unknown => {
+    const ep = new EndpointRun(ctx, errors);
+    const pending = runSteps(steps, ep);
+    return pending === undefined ? ep.outcome() : pending.then(() => ep.outcome());
+  };
+  return Object.freeze({
+    [runKey]: run,
+    [pathKeysKey]: compiled?.pathKeys ?? [],
     params: definition.params,
     errors: errors as ErrorClasses<TErrors>,
-    call(ctx: Context): Promise<EndpointResult> {
-      try {
-        return Promise.resolve(runner(ctx));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    async call(ctx: Context): Promise<EndpointResult> {
+      const outcome = await run(ctx);
+      return isView(outcome) || outcome instanceof Response ? outcome : undefined;
     },
   });
-  runners.set(endpoint, runner);
-  return endpoint;
 }
 
-const runners = new WeakMap<object, (ctx: Context) => unknown>();
-
-/**
- * The router's way to run an endpoint: like `call`, but a synchronous endpoint with synchronous
- * params answers without a promise (and throws instead of rejecting).
- */
-export function runnerOf(endpoint: Runnable): (ctx: Context) => unknown {
-  return runners.get(endpoint) ?? ((ctx) => endpoint.call(ctx));
-}
-
-type Callback = (ep: EndpointRun) => unknown;
-
-function run(
-  ctx: Context,
-  compiled: CompiledParams | undefined,
-  errors: ErrorClasses<unknown>,
-  steps: readonly Callback[],
-  callIndex: number,
-): EndpointResult | Promise<EndpointResult> {
-  const ep = new EndpointRun(ctx, errors);
-  if (compiled !== undefined) {
-    const params = parseParams(compiled, ctx);
-    if (params instanceof Promise) {
-      return params.then((parsed) => {
-        ep.params = parsed;
-        return runSteps(ep, steps, 0, callIndex, undefined);
+function callStep(call: (ep: EndpointRun) => unknown): Step<EndpointRun> {
+  return (ep) => {
+    const value = call(ep);
+    if (!(value instanceof Promise)) ep.returned = value;
+    else
+      return value.then((settled) => {
+        ep.returned = settled;
       });
-    }
-    ep.params = params;
-  }
-  return runSteps(ep, steps, 0, callIndex, undefined);
-}
-
-// Runs the steps from `start`; continues asynchronously only from the first step that returns a promise.
-function runSteps(
-  ep: EndpointRun,
-  steps: readonly Callback[],
-  start: number,
-  callIndex: number,
-  result: unknown,
-): EndpointResult | Promise<EndpointResult> {
-  let returned = result;
-  for (let i = start; i < steps.length; i++) {
-    const value = steps[i]!(ep);
-    if (value instanceof Promise) {
-      return value.then((settled) =>
-        runSteps(ep, steps, i + 1, callIndex, i === callIndex ? settled : returned),
-      );
-    }
-    if (i === callIndex) returned = value;
-  }
-  if (ep.chosenView !== undefined) return ep.chosenView;
-  if (isView(returned) || returned instanceof Response) return returned;
-  return undefined;
+  };
 }

@@ -1,9 +1,9 @@
 import type { Context } from "../context/context.ts";
 import type { RequestInfo } from "../context/request-info.ts";
+import type { ErrorClasses } from "../errors/define-error.ts";
 import { badRequestError } from "../errors/http-error.ts";
 import type { InferParams, ParamsDeclaration } from "../params/parse-params.ts";
 import type { View } from "../view/define-view.ts";
-import type { ErrorClasses } from "./define-error.ts";
 
 /** What every endpoint instance offers, whatever it declares. */
 export interface EndpointHelpers<TErrors> {
@@ -36,10 +36,17 @@ export class EndpointRun implements EndpointHelpers<unknown> {
   params: Record<string, unknown> | undefined = undefined;
   /** The view set with `view()`, if any. */
   chosenView: View | undefined = undefined;
+  /** What `call` returned. */
+  returned: unknown = undefined;
 
   constructor(context: Context, errors: ErrorClasses<unknown>) {
     this.context = context;
     this.errors = errors;
+  }
+
+  /** The endpoint's outcome: the chosen view, else what `call` returned (the router filters it). */
+  outcome(): unknown {
+    return this.chosenView ?? this.returned;
   }
 
   get request(): RequestInfo {

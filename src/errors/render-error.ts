@@ -1,5 +1,6 @@
-import { pickMediaType } from "../context/accept.ts";
-import { toJSON } from "../context/to-json.ts";
+import { pickMediaType } from "../http/accept.ts";
+import { escapeHtml } from "../http/html.ts";
+import { toJSON } from "../http/json.ts";
 import { HttpError, isHttpError } from "./http-error.ts";
 
 /** An error turned into what a response needs. */
@@ -73,19 +74,6 @@ export function toWords(name: string): string {
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
     .replace(/[_-]+/g, " ");
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-/** Escapes text for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
 function htmlPage(

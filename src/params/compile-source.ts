@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { type ParamIssue, type ParamSource, paramMessage, paramsError } from "../errors/param-errors.ts";
+import { type AnySchema, type Entries, isSchema, type SourceDeclaration } from "../schema/entries.ts";
 import { castText, isCastText } from "./cast-text.ts";
 import { type FailedCasts, pathKey, toSourcePath } from "./coerce.ts";
-import { type AnySchema, type Entries, isSchema, type SourceDeclaration } from "./entries.ts";
 import { checkPlan, type GroupPlan, planOf } from "./plan.ts";
 import { isBodySpec, toObjectSchema } from "./t.ts";
 

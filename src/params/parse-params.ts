@@ -1,11 +1,13 @@
 import type { Context } from "../context/context.ts";
+import { runSteps, type Step } from "../context/run-steps.ts";
 import { bodyError, type ParamSource } from "../errors/param-errors.ts";
+import { mediaTypeOf } from "../http/media-type.ts";
+import type { AnySchema, Entries, InferDeclaration } from "../schema/entries.ts";
 import { coerceGroup, type FailedCasts, renameKeys } from "./coerce.ts";
 import { type CompiledSource, compileSource, validateSource } from "./compile-source.ts";
-import type { AnySchema, Entries, InferDeclaration } from "./entries.ts";
 import { parseJsonObject } from "./parse-json.ts";
 import { parseNested } from "./parse-nested.ts";
-import { mediaTypeOf, readBodyText } from "./read-body.ts";
+import { readBodyText } from "./read-body.ts";
 import type { BodySpec } from "./t.ts";
 
 /** A source's declaration: entries, a valibot object schema, or (form/json) `t.body(…)`. */
@@ -34,9 +36,16 @@ export type InferParams<TParams extends ParamsDeclaration> = {
     : InferDeclaration<TParams[K]>;
 };
 
-/** The declared sources, prepared once per endpoint. */
+/** The declared sources, prepared once per endpoint: one parsing step per source. */
 export interface CompiledParams {
-  readonly sources: readonly CompiledSource[];
+  readonly steps: readonly Step<Parsing>[];
+  /** The source keys of the declared path params (a route's pattern must have each). */
+  readonly pathKeys: readonly string[];
+}
+
+interface Parsing {
+  readonly context: Context;
+  readonly params: Record<string, unknown>;
 }
 
 const SOURCES: readonly ParamSource[] = ["path", "query", "form", "json"];
@@ -48,12 +57,16 @@ export function compileParams(declaration: ParamsDeclaration): CompiledParams {
   const unknown = Object.keys(declaration).filter((key) => !SOURCES.includes(key as ParamSource));
   if (unknown.length > 0)
     throw new TypeError(`Unknown params source "${unknown[0]}": use path, query, form or json`);
-  const sources: CompiledSource[] = [];
+  const steps: Step<Parsing>[] = [];
+  let pathKeys: string[] = [];
   for (const source of SOURCES) {
     const entry = declaration[source];
-    if (entry !== undefined) sources.push(compileSource(source, entry));
+    if (entry === undefined) continue;
+    const compiled = compileSource(source, entry);
+    if (source === "path") pathKeys = compiled.plan.fields.map((field) => field.key);
+    steps.push(sourceStep(compiled));
   }
-  return { sources };
+  return { steps, pathKeys };
 }
 
 /**
@@ -64,27 +77,35 @@ export function parseParams(
   compiled: CompiledParams,
   ctx: Context,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
-  return parseFrom(compiled.sources, 0, {}, ctx);
+  const parsing: Parsing = { context: ctx, params: {} };
+  const pending = runSteps(compiled.steps, parsing);
+  return pending === undefined ? parsing.params : pending.then(() => parsing.params);
 }
 
-function parseFrom(
-  sources: readonly CompiledSource[],
-  start: number,
-  params: Record<string, unknown>,
-  ctx: Context,
-): Record<string, unknown> | Promise<Record<string, unknown>> {
-  for (let i = start; i < sources.length; i++) {
-    const source = sources[i]!;
-    const value = parseSource(source, ctx);
-    if (value instanceof Promise) {
-      return value.then((parsed) => {
-        params[source.source] = parsed;
-        return parseFrom(sources, i + 1, params, ctx);
+/** The step that parses an endpoint's or a channel's params into its `params`. */
+export function paramsStep(
+  compiled: CompiledParams,
+): Step<{ readonly context: Context; params: Record<string, unknown> | undefined }> {
+  return (instance) => {
+    const parsed = parseParams(compiled, instance.context);
+    if (!(parsed instanceof Promise)) instance.params = parsed;
+    else
+      return parsed.then((params) => {
+        instance.params = params;
       });
-    }
-    params[source.source] = value;
-  }
-  return params;
+  };
+}
+
+function sourceStep(compiled: CompiledSource): Step<Parsing> {
+  const source = compiled.source;
+  return (parsing) => {
+    const value = parseSource(compiled, parsing.context);
+    if (!(value instanceof Promise)) parsing.params[source] = value;
+    else
+      return value.then((parsed) => {
+        parsing.params[source] = parsed;
+      });
+  };
 }
 
 function parseSource(compiled: CompiledSource, ctx: Context): unknown | Promise<unknown> {

@@ -74,10 +74,3 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   }
   return out;
 }
-
-/** The media type of a `Content-Type` value, lower case, without parameters. */
-export function mediaTypeOf(contentType: string | null): string {
-  if (contentType === null) return "";
-  const semicolon = contentType.indexOf(";");
-  return (semicolon < 0 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
-}

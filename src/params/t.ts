@@ -1,12 +1,12 @@
 import * as v from "valibot";
-import { castText } from "./cast-text.ts";
 import {
   type AnySchema,
   type Entries,
   type InferEntries,
   isSchema,
   type SourceDeclaration,
-} from "./entries.ts";
+} from "../schema/entries.ts";
+import { castText } from "./cast-text.ts";
 import { parseIsoDate } from "./iso-date.ts";
 import { getMeta, setMeta } from "./schema-meta.ts";
 

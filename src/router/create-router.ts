@@ -1,4 +1,10 @@
-import { type Handler, isConnectable, isRunnable, type Middleware, type WsHandler } from "./handler.ts";
+import {
+  type Handler,
+  isConnectable,
+  isRunnable,
+  type Middleware,
+  type WsHandler,
+} from "../context/handler.ts";
 import { joinPath } from "./join-path.ts";
 import { ANY_METHOD, WS_METHOD } from "./route-table.ts";
 

@@ -1,6 +1,6 @@
+import { type Dictionary, dictionary } from "../context/dictionary.ts";
 import { PathParamsError, paramMessage } from "../errors/param-errors.ts";
-import { type Dictionary, dictionary } from "../params/dictionary.ts";
-import { type CompiledPattern, compilePattern } from "./compile-pattern.ts";
+import type { CompiledPattern } from "./compile-pattern.ts";
 
 /** The pseudo-method websocket routes are stored under. */
 export const WS_METHOD = "WS";
@@ -53,9 +53,9 @@ export class RouteTable<TRoute> {
     this.#maxParamLength = maxParamLength;
   }
 
-  /** Registers a route; throws when the same method and pattern shape is registered twice. */
-  add(method: string, pattern: string, route: TRoute): void {
-    const compiled = compilePattern(pattern);
+  /** Registers a route on a compiled pattern; throws when the same method and pattern shape is registered twice. */
+  add(method: string, compiled: CompiledPattern, route: TRoute): void {
+    const pattern = compiled.pattern;
     let entry = this.#byShape.get(compiled.shape);
     const existing = entry?.routes.get(method);
     if (existing !== undefined) {
@@ -105,6 +105,14 @@ export class RouteTable<TRoute> {
     return undefined;
   }
 
+  /** Every method some route accepts, in a conventional order. */
+  methods(): string[] {
+    const methods = new Set<string>();
+    for (const entry of this.#byShape.values()) for (const method of entry.routes.keys()) methods.add(method);
+    if (methods.has("GET")) methods.add("HEAD");
+    return sortMethods(methods);
+  }
+
   /** The methods some route accepts for this path (`WS` for websocket routes), in a conventional order. */
   methodsFor(path: string): string[] {
     const trimmed = trimTrailingSlashes(path);
@@ -116,7 +124,7 @@ export class RouteTable<TRoute> {
         for (const method of candidate.routes.keys()) methods.add(method);
     }
     if (methods.has("GET")) methods.add("HEAD");
-    return [...methods].sort((a, b) => rankMethod(a) - rankMethod(b) || (a < b ? -1 : 1));
+    return sortMethods(methods);
   }
 
   #addDynamic(entry: RouteEntry<TRoute>, first: string | undefined): void {
@@ -192,6 +200,10 @@ function pick<TSlot>(routes: Map<string, TSlot>, method: string): TSlot | undefi
     (method === "HEAD" ? routes.get("GET") : undefined) ??
     (method === WS_METHOD ? undefined : routes.get(ANY_METHOD))
   );
+}
+
+function sortMethods(methods: Set<string>): string[] {
+  return [...methods].sort((a, b) => rankMethod(a) - rankMethod(b) || (a < b ? -1 : 1));
 }
 
 function rankMethod(method: string): number {

@@ -1,5 +1,5 @@
-import { pickMediaType } from "../context/accept.ts";
-import { toJSON } from "../context/to-json.ts";
+import { pickMediaType } from "../http/accept.ts";
+import { toJSON } from "../http/json.ts";
 import { type CompiledRenderer, type View, viewMark } from "./define-view.ts";
 
 /** A rendered view: the body and its `Content-Type`. */

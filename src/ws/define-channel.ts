@@ -1,17 +1,17 @@
 import type { Context } from "../context/context.ts";
-import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "../endpoint/define-error.ts";
+import { type Connectable, connectKey, pathKeysKey } from "../context/handler.ts";
+import { runSteps, type Step } from "../context/run-steps.ts";
+import type { Socket, SocketMessage } from "../context/socket.ts";
+import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "../errors/define-error.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { ParamsError } from "../errors/param-errors.ts";
+import { toWords } from "../errors/render-error.ts";
 import {
-  type CompiledParams,
   compileParams,
   type InferParams,
   type ParamsDeclaration,
-  parseParams,
+  paramsStep,
 } from "../params/parse-params.ts";
-import { type Connectable, runnableMark } from "../router/handler.ts";
-import type { Socket, SocketMessage } from "./socket.ts";
-import type { SocketController } from "./socket-controller.ts";
 
 /** What every channel instance offers. */
 export interface ChannelHelpers<TErrors> {
@@ -33,6 +33,11 @@ export type ChannelInstance<TParams extends ParamsDeclaration, TErrors> = Channe
 
 /** What `defineChannel` takes. */
 export interface ChannelDefinition<TParams extends ParamsDeclaration, TErrors> {
+  /**
+   * The subprotocols it speaks, in order of preference: the first one the client offers is chosen
+   * and sent back. A client that offers only others is refused (400). Without it, none is chosen.
+   */
+  readonly protocols?: readonly string[];
   /** The parameters (path and query, read from the upgrade request). */
   readonly params?: TParams;
   /** The errors it may raise; a raise closes the socket with the error's code (3000–4999, else 4000). */
@@ -55,15 +60,13 @@ export interface Channel<TParams extends ParamsDeclaration = never, TErrors = un
   readonly errors: ErrorClasses<TErrors>;
 }
 
-type Step = (ch: ChannelRun) => unknown;
-
 class ChannelRun implements ChannelHelpers<unknown> {
   readonly context: Context;
   readonly errors: ErrorClasses<unknown>;
-  readonly socket: SocketController;
+  readonly socket: Socket;
   params: Record<string, unknown> | undefined = undefined;
 
-  constructor(context: Context, errors: ErrorClasses<unknown>, socket: SocketController) {
+  constructor(context: Context, errors: ErrorClasses<unknown>, socket: Socket) {
     this.context = context;
     this.errors = errors;
     this.socket = socket;
@@ -94,58 +97,68 @@ class ChannelRun implements ChannelHelpers<unknown> {
 export function defineChannel<TParams extends ParamsDeclaration = never, TErrors = Record<never, never>>(
   definition: ChannelDefinition<TParams, TErrors>,
 ): Channel<TParams, TErrors> {
-  const compiled = definition.params === undefined ? undefined : compileParams(definition.params);
   if (definition.params?.form !== undefined || definition.params?.json !== undefined) {
     throw new TypeError("Channels read path and query params only: an upgrade request has no body");
   }
   const errors = defineErrors(definition.errors) as ErrorClasses<unknown>;
-  const before = (definition.before ?? []) as unknown as readonly Step[];
   const hooks = definition as unknown as {
-    onOpen?: Step;
+    before?: readonly Step<ChannelRun>[];
+    onOpen?: Step<ChannelRun>;
     onMessage?: (ch: ChannelRun, message: SocketMessage) => unknown;
     onClose?: (ch: ChannelRun, code: number, reason: string) => unknown;
   };
+  // params, before…, onOpen: what runs before the channel is open.
+  const compiled = definition.params === undefined ? undefined : compileParams(definition.params);
+  const opening: Step<ChannelRun>[] = [
+    ...(compiled === undefined ? [] : [paramsStep(compiled)]),
+    ...(hooks.before ?? []),
+    ...(hooks.onOpen ? [hooks.onOpen] : []),
+  ];
   return Object.freeze({
-    [runnableMark]: "channel" as const,
+    [pathKeysKey]: compiled?.pathKeys ?? [],
+    protocols: definition.protocols === undefined ? undefined : Object.freeze([...definition.protocols]),
     params: definition.params,
     errors: errors as ErrorClasses<TErrors>,
-    connect(socket: SocketController, ctx: Context, report: (error: unknown) => void): void {
+    [connectKey](socket: Socket, ctx: Context, report: (error: unknown) => void): (error: unknown) => void {
       const ch = new ChannelRun(ctx, errors, socket);
-      socket.onError = (error) => closeWithError(socket, error, report);
-      // Messages that arrive while params and `before` run wait for `onOpen`, in order.
-      const queue: SocketMessage[] = [];
-      let ready = false;
+      const onError = (error: unknown): void => closeWithError(socket, error, report);
+      // Messages that arrive while params and `before` run wait for `onOpen`, in order; `onClose`
+      // runs only for a channel that opened (its params are then always set).
+      let queue: SocketMessage[] | undefined = [];
+      let opened = false;
+      let closedWhileOpening: [code: number, reason: string] | undefined;
       socket.onMessage((message) => {
-        if (!ready) queue.push(message);
+        if (queue !== undefined) queue.push(message);
         else return hooks.onMessage?.(ch, message);
       });
-      if (hooks.onClose) socket.onClose((code, reason) => hooks.onClose!(ch, code, reason));
-      open(ch, compiled, before, hooks.onOpen)
-        .then(async () => {
-          ready = true;
-          for (const message of queue.splice(0)) await hooks.onMessage?.(ch, message);
-        })
-        .catch((error: unknown) => closeWithError(socket, error, report));
+      socket.onClose((code, reason) => {
+        if (opened) return hooks.onClose?.(ch, code, reason);
+        closedWhileOpening = [code, reason];
+      });
+      const replay = async (): Promise<void> => {
+        opened = true;
+        // The client left while onOpen ran: what onOpen set up still gets its onClose.
+        if (closedWhileOpening !== undefined) return void (await hooks.onClose?.(ch, ...closedWhileOpening));
+        const waiting = queue ?? [];
+        queue = undefined;
+        for (const message of waiting) await hooks.onMessage?.(ch, message);
+      };
+      try {
+        const pending = runSteps(opening, ch);
+        (pending ? pending.then(replay) : replay()).catch(onError);
+      } catch (error) {
+        onError(error);
+      }
+      return onError;
     },
   });
 }
 
-async function open(
-  ch: ChannelRun,
-  compiled: CompiledParams | undefined,
-  before: readonly Step[],
-  onOpen: Step | undefined,
-): Promise<void> {
-  if (compiled !== undefined) ch.params = await parseParams(compiled, ch.context);
-  for (const step of before) await step(ch);
-  await onOpen?.(ch);
-}
-
-function closeWithError(socket: SocketController, error: unknown, report: (error: unknown) => void): void {
+function closeWithError(socket: Socket, error: unknown, report: (error: unknown) => void): void {
   if (error instanceof ParamsError) socket.close(4000, error.message ?? error.name);
   else if (isHttpError(error)) {
     const code = error.code >= 3000 && error.code <= 4999 ? error.code : 4000;
-    socket.close(code, error.name);
+    socket.close(code, toWords(error.name));
   } else {
     report(error);
     socket.close(1011, "Internal error");

@@ -1,32 +1,48 @@
-import type { Socket, SocketMessage, SocketReadyState } from "./socket.ts";
+import type { Socket, SocketMessage, SocketReadyState } from "../context/socket.ts";
 
 /** What a runtime's websocket must offer for Portico to drive it. */
 export interface SocketTransport {
   send(data: string | Uint8Array): void;
   close(code: number, reason: string): void;
   readonly readyState: number;
+  /** Bytes queued by `send` and not yet handed to the network. */
+  readonly bufferedAmount: number;
+}
+
+/** The limits a socket enforces (from the app's `limits`). */
+export interface SocketLimits {
+  /** Largest message received, in bytes (over it: close 1009). */
+  readonly wsMessageSize: number;
+  /** Most bytes queued for a client that does not read (over it: close 1008). */
+  readonly wsBufferedAmount: number;
+  /** Most messages whose asynchronous handler has not finished (over it: close 1008). */
+  readonly wsPendingMessages: number;
 }
 
 const encoder = new TextEncoder();
 // Normal closure, and the protocol codes Portico itself sends (going away, policy, too big, error).
 const SENDABLE_CODES = new Set([1000, 1001, 1008, 1009, 1011]);
+/** The close code for a peer that sends faster, or reads slower, than the limits allow. */
+export const BACKPRESSURE_CLOSE_CODE = 1008;
 
 /**
  * The runtime-neutral socket handed to handlers. Shims feed it what their runtime reports
- * (`receive`, `closed`); it enforces the message size limit and routes listener errors to `onError`.
+ * (`receive`, `closed`); it enforces the limits (message size, bytes queued for a client that does
+ * not read, messages waiting on asynchronous handlers) and routes listener errors to `onError`.
  */
 export class SocketController implements Socket {
   readonly #transport: SocketTransport;
-  readonly #maxMessageSize: number;
+  readonly #limits: SocketLimits;
   readonly #messageListeners: ((message: SocketMessage) => unknown)[] = [];
   readonly #closeListeners: ((code: number, reason: string) => unknown)[] = [];
   #closed = false;
+  #pending = 0;
   /** Called with any error a listener throws (or rejects with). */
   onError: (error: unknown) => void;
 
-  constructor(transport: SocketTransport, maxMessageSize: number, onError: (error: unknown) => void) {
+  constructor(transport: SocketTransport, limits: SocketLimits, onError: (error: unknown) => void) {
     this.#transport = transport;
-    this.#maxMessageSize = maxMessageSize;
+    this.#limits = limits;
     this.onError = onError;
   }
 
@@ -34,9 +50,17 @@ export class SocketController implements Socket {
     return this.#closed ? 3 : (this.#transport.readyState as SocketReadyState);
   }
 
+  get bufferedAmount(): number {
+    return this.#transport.bufferedAmount;
+  }
+
   send(data: string | Uint8Array | ArrayBuffer): void {
     if (this.readyState !== 1) return;
     this.#transport.send(data instanceof ArrayBuffer ? new Uint8Array(data) : data);
+    // A client that does not read would make the runtime buffer without end.
+    if (this.#transport.bufferedAmount > this.#limits.wsBufferedAmount) {
+      this.close(BACKPRESSURE_CLOSE_CODE, "Client too slow: send buffer over the limit");
+    }
   }
 
   close(code = 1000, reason = ""): void {
@@ -61,7 +85,7 @@ export class SocketController implements Socket {
     if (this.#closed) return;
     const message =
       typeof data === "string" ? data : data instanceof Uint8Array ? data : new Uint8Array(data);
-    const max = this.#maxMessageSize;
+    const max = this.#limits.wsMessageSize;
     // A UTF-16 unit is at most 3 UTF-8 bytes: only long text needs encoding to be measured.
     const tooBig =
       typeof message === "string"
@@ -71,20 +95,34 @@ export class SocketController implements Socket {
       this.close(1009, "Message too big");
       return;
     }
-    for (const listener of this.#messageListeners) this.#call(() => listener(message));
+    if (this.#pending >= this.#limits.wsPendingMessages) {
+      this.close(BACKPRESSURE_CLOSE_CODE, "Too many messages waiting to be handled");
+      return;
+    }
+    for (const listener of this.#messageListeners) this.#call(() => listener(message), true);
   }
 
   /** Shims call this once the connection is closed, whoever closed it. */
   closed(code: number, reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const listener of this.#closeListeners) this.#call(() => listener(code, reason));
+    for (const listener of this.#closeListeners) this.#call(() => listener(code, reason), false);
   }
 
-  #call(run: () => unknown): void {
+  #call(run: () => unknown, counted: boolean): void {
     try {
       const result = run();
-      if (result instanceof Promise) result.catch((error: unknown) => this.onError(error));
+      if (!(result instanceof Promise)) return;
+      if (counted) this.#pending++;
+      result.then(
+        () => {
+          if (counted) this.#pending--;
+        },
+        (error: unknown) => {
+          if (counted) this.#pending--;
+          this.onError(error);
+        },
+      );
     } catch (error) {
       this.onError(error);
     }

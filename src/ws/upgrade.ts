@@ -1,9 +1,9 @@
 import type { Context } from "../context/context.ts";
+import { connectKey, isConnectable, type WsHandler } from "../context/handler.ts";
+import type { Socket } from "../context/socket.ts";
 import { badRequestError, HttpError } from "../errors/http-error.ts";
-import { isConnectable, type WsHandler } from "../router/handler.ts";
-import { upgradeShimFor } from "./shims.ts";
-import type { Socket } from "./socket.ts";
-import { SocketController } from "./socket-controller.ts";
+import type { UpgradeShim } from "./shims.ts";
+import { SocketController, type SocketTransport } from "./socket-controller.ts";
 
 const upgraded = new WeakSet<Context>();
 
@@ -21,14 +21,14 @@ export function wasUpgraded(ctx: Context): boolean {
 const KEY = /^[A-Za-z0-9+/]{22}==$/;
 
 /**
- * Accepts a websocket upgrade for a ws route and starts its session once the socket is open:
- * a block runs once with `(socket, ctx)`, a channel takes over the socket. Returns the runtime's
- * handshake response, or `undefined` when the runtime answered it itself.
+ * Accepts a websocket upgrade for a ws route, through the runtime's shim, and starts its session once
+ * the socket is open: a block runs once with `(socket, ctx)`, a channel takes over the socket. Returns
+ * the runtime's handshake response, or `undefined` when the runtime answered it itself.
  */
 export function upgrade(
   ctx: Context,
   handler: WsHandler<never>,
-  env: unknown,
+  shim: UpgradeShim | undefined,
   logger: { error(message: string, error?: unknown): void },
 ): Response | undefined {
   const report = (error: unknown): void =>
@@ -41,18 +41,37 @@ export function upgrade(
   }
   if (!KEY.test(headers.get("sec-websocket-key") ?? ""))
     throw badRequestError("Missing or invalid Sec-WebSocket-Key");
-  const shim = upgradeShimFor(ctx.request.source, env);
   if (!shim) throw new HttpError(501, "NotImplemented", "This server cannot accept websockets");
-  const response = shim(ctx.request.raw, (transport) => {
-    const socket = new SocketController(transport, ctx.limits.wsMessageSize, (error) => {
+  const protocol = chooseProtocol(
+    headers.get("sec-websocket-protocol"),
+    isConnectable(handler) ? handler.protocols : undefined,
+  );
+  const open = (transport: SocketTransport): SocketController => {
+    const socket = new SocketController(transport, ctx.limits, (error) => {
       report(error);
       socket.close(1011, "Internal error");
     });
     start(socket, ctx, handler, report);
     return socket;
-  });
+  };
+  const response = shim(ctx.request.source, open, { protocol, maxMessageSize: ctx.limits.wsMessageSize });
   if (response === undefined) upgraded.add(ctx);
   return response;
+}
+
+// Only the app chooses a subprotocol: the first it speaks (in its order) that the client offered.
+// A client that offers some, none of which the channel speaks, is refused with a clear 400; a route
+// that declares none never sends one back.
+function chooseProtocol(offered: string | null, spoken: readonly string[] | undefined): string | undefined {
+  if (offered === null || spoken === undefined || spoken.length === 0) return undefined;
+  const offers = offered.split(",").map((protocol) => protocol.trim());
+  const chosen = spoken.find((protocol) => offers.includes(protocol));
+  if (chosen === undefined) {
+    throw badRequestError(
+      `None of the offered subprotocols (${offers.join(", ").slice(0, 200)}) is spoken here: ${spoken.join(", ")}`,
+    );
+  }
+  return chosen;
 }
 
 function start(
@@ -62,7 +81,7 @@ function start(
   report: (error: unknown) => void,
 ): void {
   if (isConnectable(handler)) {
-    handler.connect(socket, ctx, report);
+    socket.onError = handler[connectKey](socket, ctx, report);
     return;
   }
   try {

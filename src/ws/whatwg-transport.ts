@@ -4,6 +4,8 @@ import type { SocketController, SocketTransport } from "./socket-controller.ts";
 export interface StandardWebSocket {
   binaryType: string;
   readonly readyState: number;
+  /** Absent on workerd, whose sockets have no send buffer to report. */
+  readonly bufferedAmount?: number;
   send(data: string | Uint8Array): void;
   close(code?: number, reason?: string): void;
   addEventListener(type: "open" | "message" | "close" | "error", listener: (event: never) => void): void;
@@ -16,6 +18,9 @@ export function standardTransport(socket: StandardWebSocket): SocketTransport {
     close: (code, reason) => socket.close(code, reason),
     get readyState() {
       return socket.readyState;
+    },
+    get bufferedAmount() {
+      return socket.bufferedAmount ?? 0;
     },
   };
 }

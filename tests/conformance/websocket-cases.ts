@@ -48,7 +48,7 @@ export const websocketCases: Case[] = [
     name: "ws: a declared error closes with its code, or 4000 outside 3000–4999, and its name",
     async run(c) {
       const full = await wsSession(origin(c), "/ws/chat/full");
-      assert.deepEqual([full.code, full.reason], [4090, "RoomFull"]);
+      assert.deepEqual([full.code, full.reason], [4090, "Room Full"]);
       const secret = await wsSession(origin(c), "/ws/chat/secret");
       assert.deepEqual([secret.code, secret.reason], [4000, "Forbidden"]);
     },

@@ -133,7 +133,6 @@ describe("execution order", () => {
       async call(ep) {
         trace.push("call");
         if (ep.params.query.fail === "call") throw new Error("call failed");
-        return "ignored";
       },
     });
     const app = createApp({ logger: { error: () => {} } });

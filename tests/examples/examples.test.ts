@@ -123,7 +123,7 @@ describe("examples/chat", () => {
         "bob: hi all",
       ]);
       const full = await wsSession(origin, "/chat/lobby?name=carol&capacity=0");
-      assert.deepEqual([full.code, full.reason], [4029, "RoomFull"]);
+      assert.deepEqual([full.code, full.reason], [4029, "Room Full"]);
       const badName = await wsSession(origin, "/chat/Bad_Room?name=x");
       assert.equal(badName.code, 4000);
     } finally {

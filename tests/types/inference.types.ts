@@ -110,9 +110,26 @@ export const PathOnly = defineEndpoint({
     ep.params.query;
     // @ts-expect-error a path param is what its schema says
     const wrong: string = ep.params.path.id;
-    return wrong;
+    void wrong;
   },
 });
+
+// `call` returns a view, a Response or nothing: a plain object (a forgotten view) does not compile.
+export const ReturnsObject = defineEndpoint({
+  params: { path: { id: t.int32() } },
+  // @ts-expect-error a plain object is not a view
+  call(ep) {
+    return { id: ep.params.path.id };
+  },
+});
+export const ReturnsObjectLater = defineEndpoint({
+  // @ts-expect-error nor is a promise of one
+  async call() {
+    return { id: 1 };
+  },
+});
+export const ReturnsResponse = defineEndpoint({ call: () => new Response("ok") });
+export const ReturnsNothing = defineEndpoint({ async call() {} });
 
 export const NoParams = defineEndpoint({
   call(ep) {

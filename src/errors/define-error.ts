@@ -1,5 +1,5 @@
-import { HttpError } from "../errors/http-error.ts";
-import type { Entries, InferEntries } from "../params/entries.ts";
+import type { Entries, InferEntries } from "../schema/entries.ts";
+import { HttpError } from "./http-error.ts";
 
 /** The payload an error with these entries carries (`undefined` without entries). */
 export type PayloadOf<TEntries> = TEntries extends undefined

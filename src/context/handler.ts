@@ -1,30 +1,42 @@
-import type { Context } from "../context/context.ts";
-import type { Socket } from "../ws/socket.ts";
-import type { SocketController } from "../ws/socket-controller.ts";
+import type { Context } from "./context.ts";
+import type { Socket } from "./socket.ts";
 
 /** A block route: gets the context; may return a view or a `Response`, anything else is ignored. */
 export type BlockHandler<TEnv = unknown> = (ctx: Context<TEnv>) => unknown;
 
 /** An endpoint as a route handler (what `defineEndpoint` makes): it runs on a context. */
 export interface Runnable {
-  /** @ignore */
-  readonly [runnableMark]: "endpoint";
+  /** @ignore The router's way in: like `call`, but synchronous when the endpoint is, and unfiltered. */
+  readonly [runKey]: (ctx: Context) => unknown;
+  /** @ignore The path parameters the endpoint declares (source keys), checked against its routes. */
+  readonly [pathKeysKey]: readonly string[];
   /** Runs the endpoint on a context; resolves to its result (a view, a `Response`, or nothing). */
   call(ctx: Context): Promise<unknown>;
 }
 
 /** A channel as a websocket route handler (what `defineChannel` makes): it takes over an open socket. */
 export interface Connectable {
-  /** @ignore */
-  readonly [runnableMark]: "channel";
   /**
    * @ignore Runs the channel on an open socket; `report` logs unexpected errors with the request id.
+   * Returns what to do with an error a listener throws.
    */
-  connect(socket: SocketController, ctx: Context, report: (error: unknown) => void): void;
+  readonly [connectKey]: (
+    socket: Socket,
+    ctx: Context,
+    report: (error: unknown) => void,
+  ) => (error: unknown) => void;
+  /** @ignore The path parameters the channel declares (source keys), checked against its routes. */
+  readonly [pathKeysKey]: readonly string[];
+  /** The subprotocols it speaks, in order of preference (`Sec-WebSocket-Protocol`). */
+  readonly protocols: readonly string[] | undefined;
 }
 
-/** Marks endpoints and channels, so that the router tells them from block handlers. */
-export const runnableMark: unique symbol = Symbol.for("portico.runnable");
+/** Where an endpoint keeps what the router runs. */
+export const runKey: unique symbol = Symbol.for("portico.run");
+/** Where a channel keeps what the upgrade runs. */
+export const connectKey: unique symbol = Symbol.for("portico.connect");
+/** Where endpoints and channels keep their declared path parameters. */
+export const pathKeysKey: unique symbol = Symbol.for("portico.path-keys");
 
 /** An HTTP route handler: a block or an endpoint. */
 export type Handler<TEnv = unknown> = BlockHandler<TEnv> | Runnable;
@@ -41,13 +53,15 @@ export type Middleware<TEnv = unknown> = (ctx: Context<TEnv>, next: () => Promis
 /** True when a handler is an endpoint rather than a function. */
 export function isRunnable(handler: unknown): handler is Runnable {
   return (
-    typeof handler === "object" && handler !== null && (handler as Runnable)[runnableMark] === "endpoint"
+    typeof handler === "object" && handler !== null && typeof (handler as Runnable)[runKey] === "function"
   );
 }
 
 /** True when a websocket handler is a channel rather than a function. */
 export function isConnectable(handler: unknown): handler is Connectable {
   return (
-    typeof handler === "object" && handler !== null && (handler as Connectable)[runnableMark] === "channel"
+    typeof handler === "object" &&
+    handler !== null &&
+    typeof (handler as Connectable)[connectKey] === "function"
   );
 }

@@ -16,4 +16,9 @@ export interface Socket {
   onClose(listener: (code: number, reason: string) => unknown): void;
   /** 0 connecting, 1 open, 2 closing, 3 closed. */
   readonly readyState: SocketReadyState;
+  /**
+   * Bytes sent and not yet handed to the network. Past `limits.wsBufferedAmount` (a client that does
+   * not read) the socket closes with 1008.
+   */
+  readonly bufferedAmount: number;
 }

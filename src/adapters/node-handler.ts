@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { toRequest } from "./node-request.ts";
+import { answerError, writeResponse } from "./node-response.ts";
+
+/** Anything with a Fetch-API `fetch` — a Portico app. */
+export interface FetchApp {
+  /** Answers a request. */
+  fetch(request: Request, env?: undefined, executionContext?: undefined): Promise<Response> | Response;
+  /** The header the app sends the request id in (the adapter's own answers carry it too). */
+  readonly requestIdHeader?: string;
+  /** Where the adapter reports what it could not send (a Portico app's logger). */
+  readonly logger?: { error(message: string, error?: unknown): void };
+}
+
+/** A Node request listener: `(req, res) => void`, as `http.createServer` and Express take. */
+export type NodeHandler = (incoming: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * A Node request listener that answers with the app, to mount Portico in an existing `http.Server`,
+ * in Express (`expressApp.use("/api", toNodeHandler(app))`: the app then sees the path below the
+ * mount point, as Express gives it) or in Fastify (`reply.hijack()`, then the handler on
+ * `request.raw` and `reply.raw`). Websockets need the server's `upgrade` event: use `serve`.
+ *
+ * @example
+ * import { createServer } from "node:http";
+ * import { toNodeHandler } from "portico/node";
+ * createServer(toNodeHandler(app)).listen(3000);
+ */
+export function toNodeHandler(app: FetchApp): NodeHandler {
+  return (incoming, res) => handle(app, incoming, res, "localhost");
+}
+
+/** Answers one Node request with the app (`listening` is the host to use when the request has no Host). */
+export function handle(
+  app: FetchApp,
+  incoming: IncomingMessage,
+  res: ServerResponse,
+  listening: string,
+): void {
+  let result: Promise<Response> | Response;
+  try {
+    result = app.fetch(toRequest(incoming, res, listening));
+  } catch (error) {
+    fail(app, res, error);
+    return;
+  }
+  if (!(result instanceof Promise)) writeResponse(result, res, app);
+  else
+    result.then(
+      (response) => writeResponse(response, res, app),
+      (error: unknown) => fail(app, res, error),
+    );
+}
+
+// app.fetch never throws nor rejects for a Portico app; another FetchApp might.
+function fail(app: FetchApp, res: ServerResponse, error: unknown): void {
+  const id = crypto.randomUUID();
+  (app.logger ?? console).error(`[portico] request ${id} failed outside the app`, error);
+  answerError(res, 500, app.requestIdHeader ?? "x-request-id", id);
+}

@@ -1,0 +1,103 @@
+import { type IncomingMessage, STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
+import { type WebSocket, WebSocketServer } from "ws";
+import { attachUpgradeShim, type UpgradeShim } from "../ws/shims.ts";
+import type { SocketTransport } from "../ws/socket-controller.ts";
+import type { FetchApp } from "./node-handler.ts";
+import { toRequest } from "./node-request.ts";
+import { toNodeHeaders } from "./node-response.ts";
+
+const chosenProtocol = Symbol("portico.protocol");
+
+/** Websocket upgrades on a Node server: the request goes through the app, which accepts it through `ws`. */
+export class NodeUpgrades {
+  // One `ws` server per message limit (an app has one; several apps may share a server).
+  readonly #servers = new Map<number, WebSocketServer>();
+
+  /** Handles a server's `upgrade` event. */
+  handle(app: FetchApp, incoming: IncomingMessage, socket: Duplex, head: Buffer, listening: string): void {
+    const request = toRequest(incoming, undefined, listening);
+    const shim: UpgradeShim = (_request, open, options) => {
+      (incoming as { [chosenProtocol]?: string | undefined })[chosenProtocol] = options.protocol;
+      this.#server(options.maxMessageSize).handleUpgrade(incoming, socket, head, (ws) => {
+        const controller = open(transport(ws));
+        ws.on("message", (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
+          const bytes = Array.isArray(data)
+            ? Buffer.concat(data)
+            : data instanceof ArrayBuffer
+              ? Buffer.from(data)
+              : data;
+          controller.receive(
+            isBinary
+              ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+              : bytes.toString("utf8"),
+          );
+        });
+        ws.on("close", (code: number, reason: Buffer) => controller.closed(code, reason.toString("utf8")));
+        ws.on("error", () => ws.terminate());
+      });
+      return undefined;
+    };
+    attachUpgradeShim(request, shim);
+    Promise.resolve(app.fetch(request))
+      .then((response) => (response.status === 101 ? undefined : writeRefusal(socket, response)))
+      .catch(() => refuse(socket, 500));
+  }
+
+  /** Sockets still open. */
+  clients(): WebSocket[] {
+    return [...this.#servers.values()].flatMap((server) => [...server.clients]);
+  }
+
+  /** Closes the `ws` servers. */
+  close(): void {
+    for (const server of this.#servers.values()) server.close();
+  }
+
+  #server(maxPayload: number): WebSocketServer {
+    let server = this.#servers.get(maxPayload);
+    if (server === undefined) {
+      server = new WebSocketServer({
+        noServer: true,
+        maxPayload,
+        clientTracking: true,
+        // Only the app chooses a subprotocol (never the first the client lists).
+        handleProtocols: (_offered, request) =>
+          (request as { [chosenProtocol]?: string })[chosenProtocol] ?? false,
+      });
+      this.#servers.set(maxPayload, server);
+    }
+    return server;
+  }
+}
+
+function transport(ws: WebSocket): SocketTransport {
+  return {
+    send: (data) => ws.send(data),
+    close: (code, reason) => ws.close(code, reason),
+    get readyState() {
+      return ws.readyState;
+    },
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+  };
+}
+
+// The app answered an upgrade request with an ordinary response (401, 404, 426…): write it as HTTP/1.1.
+async function writeRefusal(socket: Duplex, response: Response): Promise<void> {
+  const body = new Uint8Array(await response.arrayBuffer());
+  const headers = toNodeHeaders(response.headers);
+  headers["content-length"] = String(body.byteLength);
+  headers.connection = "close";
+  let head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ""}\r\n`;
+  for (const [name, value] of Object.entries(headers)) {
+    for (const v of Array.isArray(value) ? value : [value]) head += `${name}: ${v}\r\n`;
+  }
+  socket.end(Buffer.concat([Buffer.from(`${head}\r\n`, "latin1"), body]));
+}
+
+/** Refuses an upgrade with a bare status (the server is closing, or the app failed). */
+export function refuse(socket: Duplex, status: number): void {
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+}

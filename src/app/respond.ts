@@ -1,0 +1,120 @@
+import type { Context } from "../context/context.ts";
+import type { ResponseBody } from "../context/response-state.ts";
+import { FastResponse, writesParts } from "../fast-path/fast-path.ts";
+import { renderView } from "../view/render-view.ts";
+import { wasUpgraded } from "../ws/upgrade.ts";
+import type { AppState } from "./app-state.ts";
+import { lastResortResponse, rescue } from "./rescue.ts";
+
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+
+// What Bun and the Node adapter get back once they answered a websocket handshake themselves.
+const SWITCHED = new FastResponse({ status: 101, headers: {}, body: null }) as unknown as Response;
+
+/**
+ * The response for a handled request. Building it can fail (a bad status or header, a renderer that
+ * throws): the error is then rescued once more, and as a last resort a plain 500 is sent.
+ */
+export function respond(state: AppState, ctx: Context): Response | Promise<Response> {
+  if (state.hasWebSockets && wasUpgraded(ctx)) return SWITCHED;
+  try {
+    return buildResponse(ctx, state.idHeader);
+  } catch (error) {
+    const rescued = rescue(state, ctx, error);
+    return rescued instanceof Promise ? rescued.then(() => lastTry(state, ctx)) : lastTry(state, ctx);
+  }
+}
+
+function lastTry(state: AppState, ctx: Context): Response {
+  try {
+    return buildResponse(ctx, state.idHeader);
+  } catch (error) {
+    state.logger.error(`[portico] the response of request ${ctx.request.id} could not be built`, error);
+    const response = lastResortResponse();
+    response.headers.set(state.idHeader, ctx.request.id);
+    return response;
+  }
+}
+
+/**
+ * Builds the `Response` from `ctx.response`: the `Response` a handler returned (copied, never
+ * modified: it may be shared between requests), or the view rendered by `Accept`, or the written
+ * body; with the request id, and without a body for HEAD.
+ */
+export function buildResponse(ctx: Context, idHeader: string): Response {
+  const state = ctx.response;
+  const head = ctx.request.method === "HEAD";
+  if (state.raw !== undefined) return fromReturned(state.raw, ctx, idHeader, head);
+  let body: ResponseBody = state.body;
+  let contentType: string | undefined;
+  let vary = false;
+  if (state.view !== undefined) {
+    const rendered = renderView(state.view, ctx.request);
+    body = rendered.body;
+    contentType = rendered.contentType;
+    vary = rendered.negotiated;
+  }
+  const status = state.status;
+  // Every runtime would pick its own spelling; one default keeps responses identical everywhere.
+  if (
+    contentType === undefined &&
+    typeof body === "string" &&
+    body !== "" &&
+    !(state.hasHeaders && state.headers.has("content-type"))
+  ) {
+    contentType = "text/plain; charset=utf-8";
+  }
+  if (head || NULL_BODY_STATUS.has(status)) body = null;
+  else if (body instanceof ArrayBuffer) body = new Uint8Array(body);
+  let headers: Record<string, string> | Headers;
+  if (!state.hasHeaders) {
+    headers = { [idHeader]: ctx.request.id };
+    if (contentType !== undefined) headers["content-type"] = contentType;
+    if (vary) headers.vary = "Accept";
+  } else {
+    headers = state.headers;
+    headers.set(idHeader, ctx.request.id);
+    if (contentType !== undefined) headers.set("content-type", contentType);
+    if (vary) appendVary(headers, "Accept");
+  }
+  if (
+    body === null ||
+    typeof body === "string" ||
+    body instanceof Uint8Array ||
+    body instanceof ReadableStream
+  ) {
+    if (writesParts(ctx.request.source))
+      return new FastResponse({ status, headers, body }) as unknown as Response;
+    return new Response(body as ConstructorParameters<typeof Response>[0], { status, headers });
+  }
+  return new Response(body as ConstructorParameters<typeof Response>[0], { status, headers });
+}
+
+// A returned Response keeps its status, body and headers; headers set on ctx.response are added where
+// it has none of its own (so CORS-style middleware headers survive), and the id is always set — on a
+// copy, since the same Response object may be returned to every request (a shared 204, say).
+function fromReturned(raw: Response, ctx: Context, idHeader: string, head: boolean): Response {
+  if (raw.status === 101) return raw;
+  const headers = new Headers(raw.headers);
+  headers.set(idHeader, ctx.request.id);
+  if (ctx.response.hasHeaders) {
+    for (const [name, value] of ctx.response.headers) {
+      if (name === "set-cookie" || !raw.headers.has(name)) headers.append(name, value);
+    }
+  }
+  if (head && raw.body !== null) raw.body.cancel().catch(() => {});
+  const body = head ? null : raw.body;
+  if (writesParts(ctx.request.source)) {
+    return new FastResponse({ status: raw.status, headers, body }) as unknown as Response;
+  }
+  return new Response(body, { status: raw.status, statusText: raw.statusText, headers });
+}
+
+/** Adds a name to `Vary` once (names are fixed by Portico, never taken from the request). */
+export function appendVary(headers: Headers, name: string): void {
+  const current = headers.get("vary");
+  if (current === null) headers.set("vary", name);
+  else if (!current.split(",").some((part) => part.trim().toLowerCase() === name.toLowerCase())) {
+    headers.set("vary", `${current}, ${name}`);
+  }
+}

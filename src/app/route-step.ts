@@ -1,0 +1,73 @@
+import type { Context } from "../context/context.ts";
+import {
+  type Handler,
+  isConnectable,
+  isRunnable,
+  pathKeysKey,
+  runKey,
+  type WsHandler,
+} from "../context/handler.ts";
+import { isView } from "../view/define-view.ts";
+import { upgrade } from "../ws/upgrade.ts";
+import type { AppState } from "./app-state.ts";
+import type { Terminal } from "./run-chain.ts";
+import { upgradeShimFor } from "./runtimes.ts";
+
+/**
+ * The step that runs a route's handler, made once at registration: an endpoint's steps, a block, or a
+ * websocket upgrade. Also checks that the handler's declared path parameters are in the pattern.
+ */
+export function routeStep(
+  state: AppState,
+  method: string,
+  pattern: string,
+  names: readonly string[],
+  handler: Handler<never> | WsHandler<never>,
+): Terminal {
+  if (isRunnable(handler) || isConnectable(handler))
+    checkPathKeys(handler[pathKeysKey], names, method, pattern);
+  if (isConnectable(handler) || method === "WS") {
+    const ws = handler as WsHandler<never>;
+    return (ctx) => upgrade(ctx, ws, upgradeShimFor(ctx.request.source, ctx.env), state.logger);
+  }
+  if (!isRunnable(handler)) return handler as Terminal;
+  const run = handler[runKey];
+  const where = `${method} ${pattern}`;
+  let warned = false;
+  // `call` may return a view, a `Response` or nothing; anything else is ignored (the types refuse
+  // it): said once per route, since it is nearly always a forgotten view.
+  const check = (outcome: unknown): unknown => {
+    if (outcome !== undefined && !warned && !isView(outcome) && !(outcome instanceof Response)) {
+      warned = true;
+      state.logger.warn?.(
+        `[portico] ${where}: call() returned ${describe(outcome)}, which is ignored; return a view (or a Response)`,
+      );
+    }
+    return outcome;
+  };
+  return (ctx: Context) => {
+    const outcome = run(ctx);
+    return outcome instanceof Promise ? outcome.then(check) : check(outcome);
+  };
+}
+
+function checkPathKeys(
+  declared: readonly string[],
+  names: readonly string[],
+  method: string,
+  pattern: string,
+): void {
+  const missing = declared.filter((key) => !names.includes(key));
+  if (missing.length === 0) return;
+  const has = names.length === 0 ? "no parameters" : names.map((name) => `:${name}`).join(", ");
+  throw new TypeError(
+    `${method === "WS" ? "websocket" : method} ${pattern}: the handler declares path parameter ` +
+      `${missing.map((key) => `"${key}"`).join(", ")}, which the pattern does not have (it has ${has})`,
+  );
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object" && value !== null) return "a plain object";
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+// Imports go one way (ARCHITECTURE.md): a module imports from its own folder or from a lower layer,
+// never from a higher one or from a sibling on its layer. Shared contracts live low.
+// Each runtime's websocket shim (`src/adapters/<runtime>-upgrade.ts`) lives beside its adapter but is
+// a layer of its own: the app's runtime table uses it, and it uses only `ws` and below.
+const LAYERS: readonly (readonly string[])[] = [
+  ["http", "schema", "fast-path"],
+  ["view"],
+  ["context"],
+  ["errors"],
+  ["params"],
+  ["endpoint", "ws"],
+  ["shims"],
+  ["router"],
+  ["app"],
+  ["adapters"],
+];
+const layerOf = (file: string): string =>
+  /^adapters\/[\w-]+-upgrade\.ts$/.test(file) ? "shims" : file.includes("/") ? file.split("/")[0]! : "(root)";
+
+const src = fileURLToPath(new URL("../../src/", import.meta.url));
+const levelOf = (folder: string): number => LAYERS.findIndex((layer) => layer.includes(folder));
+
+test("every folder of src/ has a layer", () => {
+  for (const entry of readdirSync(src, { withFileTypes: true })) {
+    if (entry.isDirectory()) assert.notEqual(levelOf(entry.name), -1, `src/${entry.name} has no layer`);
+  }
+});
+
+test("imports point only at the module's own folder or a lower layer", () => {
+  const problems: string[] = [];
+  for (const file of readdirSync(src, { recursive: true }) as string[]) {
+    if (!file.endsWith(".ts") || !file.includes("/")) continue;
+    const folder = layerOf(file);
+    const text = readFileSync(join(src, file), "utf8");
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)) {
+      const target = relative(src, normalize(join(src, dirname(file), match[1]!)));
+      const targetFolder = layerOf(target);
+      if (targetFolder === folder) continue;
+      if (targetFolder === "(root)" || levelOf(targetFolder) >= levelOf(folder)) {
+        problems.push(`src/${file} imports ${match[1]} (${targetFolder} is not below ${folder})`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
