@@ -18,6 +18,9 @@ export {
   type CreateContextOptions,
   createContext,
   type ExecutionContext,
+  type Register,
+  type RegisteredEnv,
+  type RegisteredState,
 } from "./context/context.ts";
 export type {
   BlockHandler,
@@ -41,7 +44,7 @@ export {
   type EndpointDefinition,
   type EndpointResult,
 } from "./endpoint/define-endpoint.ts";
-export type { EndpointHelpers, EndpointInstance } from "./endpoint/endpoint-instance.ts";
+export type { EndpointHelpers, EndpointInstance, RedirectOptions } from "./endpoint/endpoint-instance.ts";
 export {
   defineError,
   type ErrorClass,
@@ -62,7 +65,9 @@ export {
   PathParamsError,
   QueryParamsError,
 } from "./errors/param-errors.ts";
+export { isLocalPath } from "./http/location.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
+export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
 export { type BodyOptions, type BodySpec, t } from "./params/t.ts";
 export { createRouter, type Method, Router } from "./router/create-router.ts";
 export type {

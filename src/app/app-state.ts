@@ -1,4 +1,4 @@
-import type { Context } from "../context/context.ts";
+import type { Context, RegisteredEnv } from "../context/context.ts";
 import type { Limits } from "../context/limits.ts";
 import type { Scope } from "../router/create-router.ts";
 import type { RouteTable } from "../router/route-table.ts";
@@ -12,10 +12,10 @@ export interface Logger {
 }
 
 /** Customises error responses: return a `Response` or a view, or nothing to keep the default rendering. */
-export type ErrorHandler<TEnv = unknown> = (error: unknown, ctx: Context<TEnv>) => unknown;
+export type ErrorHandler<TEnv = RegisteredEnv> = (error: unknown, ctx: Context<TEnv>) => unknown;
 
 /** Answers requests no route matches (the status is preset to 404). */
-export type NotFoundHandler<TEnv = unknown> = (ctx: Context<TEnv>) => unknown;
+export type NotFoundHandler<TEnv = RegisteredEnv> = (ctx: Context<TEnv>) => unknown;
 
 /** A route as dispatch runs it: its middleware scopes (the app's first) and the step made at registration. */
 export interface AppRoute {

@@ -1,5 +1,5 @@
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../adapters/bun-upgrade.ts";
-import type { ExecutionContext } from "../context/context.ts";
+import type { ExecutionContext, RegisteredEnv } from "../context/context.ts";
 import { type Limits, resolveLimits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
 import { compilePattern } from "../router/compile-pattern.ts";
@@ -28,7 +28,7 @@ const consoleLogger: Logger = {
 };
 
 /** A Portico application: a router plus the request cycle, runnable on any Fetch-API runtime. */
-export class App<TEnv = unknown> extends Router<TEnv> {
+export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   readonly #state: AppState;
 
   /**
@@ -135,6 +135,6 @@ export class App<TEnv = unknown> extends Router<TEnv> {
  * app.get("/", (ctx) => { ctx.response.write("Hello"); });
  * export default app;
  */
-export function createApp<TEnv = unknown>(options?: AppOptions): App<TEnv> {
+export function createApp<TEnv = RegisteredEnv>(options?: AppOptions): App<TEnv> {
   return new App<TEnv>(options);
 }

@@ -7,6 +7,9 @@ import type { AppState } from "./app-state.ts";
 import { lastResortResponse, rescue } from "./rescue.ts";
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+// Fetch's Headers accept control characters that HTTP forbids in a field value (RFC 9110 §5.5); each
+// runtime then does its own thing with them (Node throws, Bun sends them, Deno stops answering).
+const FORBIDDEN_IN_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 // What Bun and the Node adapter get back once they answered a websocket handshake themselves.
 const SWITCHED = new FastResponse({ status: 101, headers: {}, body: null }) as unknown as Response;
@@ -73,6 +76,7 @@ export function buildResponse(ctx: Context, idHeader: string): Response {
     if (vary) headers.vary = "Accept";
   } else {
     headers = state.headers;
+    checkValues(headers);
     headers.set(idHeader, ctx.request.id);
     if (contentType !== undefined) headers.set("content-type", contentType);
     if (vary) appendVary(headers, "Accept");
@@ -96,6 +100,7 @@ export function buildResponse(ctx: Context, idHeader: string): Response {
 function fromReturned(raw: Response, ctx: Context, idHeader: string, head: boolean): Response {
   if (raw.status === 101) return raw;
   const headers = new Headers(raw.headers);
+  checkValues(headers);
   headers.set(idHeader, ctx.request.id);
   if (ctx.response.hasHeaders) {
     for (const [name, value] of ctx.response.headers) {
@@ -108,6 +113,14 @@ function fromReturned(raw: Response, ctx: Context, idHeader: string, head: boole
     return new FastResponse({ status: raw.status, headers, body }) as unknown as Response;
   }
   return new Response(body, { status: raw.status, statusText: raw.statusText, headers });
+}
+
+function checkValues(headers: Headers): void {
+  for (const [name, value] of headers) {
+    if (FORBIDDEN_IN_VALUE.test(value)) {
+      throw new TypeError(`Response header "${name}" holds a control character, which HTTP cannot carry`);
+    }
+  }
 }
 
 /** Adds a name to `Vary` once (names are fixed by Portico, never taken from the request). */

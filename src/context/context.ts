@@ -14,8 +14,31 @@ export interface ExecutionContext {
   passThroughOnException?(): void;
 }
 
+/**
+ * Register the app's types once, and every context, endpoint and channel sees them:
+ *
+ * ```ts
+ * declare module "portico" {           // "@portico/portico" with JSR
+ *   interface Register {
+ *     env: { DB: D1Database };         // ctx.env, ep.context.env
+ *     state: { user?: User };          // ctx.state
+ *   }
+ * }
+ * ```
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: it is empty until an app augments it.
+export interface Register {}
+
+/** The runtime bindings type: `Register["env"]` when registered, else `unknown`. */
+export type RegisteredEnv = Register extends { readonly env: infer TEnv } ? TEnv : unknown;
+
+/** The per-request state type: `Register["state"]` when registered, else any record. */
+export type RegisteredState = Register extends { readonly state: infer TState }
+  ? TState
+  : Record<string, unknown>;
+
 /** Everything a handler gets for one request. */
-export class Context<TEnv = unknown> {
+export class Context<TEnv = RegisteredEnv> {
   /** The request: raw `Request`, method, url, path, query, headers, path params and id. */
   readonly request: RequestInfo;
   /** The response being built: status, headers, view and body. */
@@ -27,7 +50,7 @@ export class Context<TEnv = unknown> {
   /** The error being rescued, once one was thrown (middleware can see it after `await next()`). */
   error: unknown = undefined;
   readonly #executionContext: ExecutionContext | undefined;
-  #state: Record<string, unknown> | undefined = undefined;
+  #state: RegisteredState | undefined = undefined;
 
   /** Builds a context; use {@link createContext} in tests. */
   constructor(
@@ -42,9 +65,9 @@ export class Context<TEnv = unknown> {
     this.limits = limits;
   }
 
-  /** Per-request data for middleware and handlers to share. */
-  get state(): Record<string, unknown> {
-    this.#state ??= {};
+  /** Per-request data for middleware and handlers to share (typed by `Register["state"]`). */
+  get state(): RegisteredState {
+    this.#state ??= {} as RegisteredState;
     return this.#state;
   }
 
@@ -59,7 +82,7 @@ export class Context<TEnv = unknown> {
 }
 
 /** Options for {@link createContext}. */
-export interface CreateContextOptions<TEnv = unknown> {
+export interface CreateContextOptions<TEnv = RegisteredEnv> {
   /** The path parameters (already decoded), as the router would set them. */
   readonly pathParams?: Record<string, string>;
   /** Runtime bindings. */
@@ -79,7 +102,7 @@ export interface CreateContextOptions<TEnv = unknown> {
  * const ctx = createContext(new Request("http://localhost/users/42"), { pathParams: { id: "42" } });
  * const view = await GetUser.call(ctx);
  */
-export function createContext<TEnv = unknown>(
+export function createContext<TEnv = RegisteredEnv>(
   request: Request,
   options: CreateContextOptions<TEnv> = {},
 ): Context<TEnv> {

@@ -1,8 +1,8 @@
-import type { Context } from "./context.ts";
+import type { Context, RegisteredEnv } from "./context.ts";
 import type { Socket } from "./socket.ts";
 
 /** A block route: gets the context; may return a view or a `Response`, anything else is ignored. */
-export type BlockHandler<TEnv = unknown> = (ctx: Context<TEnv>) => unknown;
+export type BlockHandler<TEnv = RegisteredEnv> = (ctx: Context<TEnv>) => unknown;
 
 /** An endpoint as a route handler (what `defineEndpoint` makes): it runs on a context. */
 export interface Runnable {
@@ -39,16 +39,16 @@ export const connectKey: unique symbol = Symbol.for("portico.connect");
 export const pathKeysKey: unique symbol = Symbol.for("portico.path-keys");
 
 /** An HTTP route handler: a block or an endpoint. */
-export type Handler<TEnv = unknown> = BlockHandler<TEnv> | Runnable;
+export type Handler<TEnv = RegisteredEnv> = BlockHandler<TEnv> | Runnable;
 
 /** A websocket block: runs once after the upgrade, with the socket and the context. */
-export type SocketHandler<TEnv = unknown> = (socket: Socket, ctx: Context<TEnv>) => unknown;
+export type SocketHandler<TEnv = RegisteredEnv> = (socket: Socket, ctx: Context<TEnv>) => unknown;
 
 /** A websocket route handler: a block or a channel. */
-export type WsHandler<TEnv = unknown> = SocketHandler<TEnv> | Connectable;
+export type WsHandler<TEnv = RegisteredEnv> = SocketHandler<TEnv> | Connectable;
 
 /** Koa-style middleware: runs around the handler; `await next()` runs the rest of the chain. */
-export type Middleware<TEnv = unknown> = (ctx: Context<TEnv>, next: () => Promise<void>) => unknown;
+export type Middleware<TEnv = RegisteredEnv> = (ctx: Context<TEnv>, next: () => Promise<void>) => unknown;
 
 /** True when a handler is an endpoint rather than a function. */
 export function isRunnable(handler: unknown): handler is Runnable {

@@ -2,6 +2,7 @@ import type { Context } from "../context/context.ts";
 import type { RequestInfo } from "../context/request-info.ts";
 import type { ErrorClasses } from "../errors/define-error.ts";
 import { badRequestError } from "../errors/http-error.ts";
+import { encodeLocation, isLocalPath } from "../http/location.ts";
 import type { InferParams, ParamsDeclaration } from "../params/parse-params.ts";
 import type { View } from "../view/define-view.ts";
 
@@ -19,8 +20,18 @@ export interface EndpointHelpers<TErrors> {
   status(code: number): void;
   /** Sets a response header. */
   header(name: string, value: string): void;
-  /** Sets the status (default 302) and `Location`. Does not stop execution. */
-  redirect(location: string, code?: number): void;
+  /**
+   * Sets the status (default 302) and `Location` (non-ASCII percent-encoded). Does not stop
+   * execution. With `{ localOnly: true }`, a target that is not a path on this site (`//host`,
+   * `https:…`, `javascript:`) is refused with a 400: use it for targets taken from the request.
+   */
+  redirect(location: string, code?: number, options?: RedirectOptions): void;
+}
+
+/** Options of `ep.redirect`. */
+export interface RedirectOptions {
+  /** Refuse (400) a target that is not a path on this site, e.g. a `?next=` from the client. */
+  readonly localOnly?: boolean;
 }
 
 /** The endpoint instance `ep` that callbacks and `call` get; `params` exists only when declared. */
@@ -65,11 +76,14 @@ export class EndpointRun implements EndpointHelpers<unknown> {
     this.context.response.headers.set(name, value);
   }
 
-  redirect(location: string, code = 302): void {
+  redirect(location: string, code = 302, options?: RedirectOptions): void {
     if (!REDIRECT_CODES.has(code))
       throw new RangeError(`Redirect status must be 300–303, 307 or 308, got ${code}`);
     if (/[\r\n]/.test(location)) throw badRequestError("Redirect location must not contain CR or LF");
+    if (options?.localOnly === true && !isLocalPath(location)) {
+      throw badRequestError("Redirect target must be a path on this site");
+    }
     this.context.response.status = code;
-    this.context.response.headers.set("location", location);
+    this.context.response.headers.set("location", encodeLocation(location));
   }
 }

@@ -87,9 +87,17 @@ export function upgradeRequiredError(): HttpError<undefined> {
   });
 }
 
-/** 413: the request body is over the configured limit. */
+/** 413: the request body is over the configured limit; the connection closes (the rest is not read). */
 export function payloadTooLargeError(limit: number): HttpError<undefined> {
-  return new HttpError(413, "PayloadTooLarge", `Request body exceeds the limit of ${limit} bytes`);
+  return new HttpError(
+    413,
+    "PayloadTooLarge",
+    `Request body exceeds the limit of ${limit} bytes`,
+    undefined,
+    {
+      connection: "close",
+    },
+  );
 }
 
 /** 400 with a message: a request the framework itself refuses (bad redirect target, hostile header…). */

@@ -12,8 +12,10 @@ export interface ParamIssue {
 export interface ParamErrorPayload {
   /** The first issue's path. */
   readonly path: readonly string[];
-  /** Every issue found (up to the limit; see `truncated`). */
+  /** Every issue found, up to 20 (validation stops soon after). */
   readonly issues: readonly ParamIssue[];
+  /** Present, and true, when there were more issues than those reported. */
+  readonly truncated?: true;
 }
 
 /** The four parameter sources. */
@@ -25,9 +27,12 @@ export class ParamsError extends HttpError<ParamErrorPayload> {
   readonly source: ParamSource;
 
   /** Makes the error of a source; the message is the first issue's. */
-  constructor(source: ParamSource, name: string, issues: readonly ParamIssue[]) {
+  constructor(source: ParamSource, name: string, issues: readonly ParamIssue[], truncated = false) {
     const first = issues[0] ?? { path: [], message: "Invalid parameters" };
-    super(400, name, first.message, { path: first.path, issues });
+    const payload: ParamErrorPayload = truncated
+      ? { path: first.path, issues, truncated: true }
+      : { path: first.path, issues };
+    super(400, name, first.message, payload);
     this.source = source;
   }
 }
@@ -35,36 +40,36 @@ export class ParamsError extends HttpError<ParamErrorPayload> {
 /** A path parameter is invalid or cannot be cast. */
 export class PathParamsError extends ParamsError {
   /** Makes the error from its issues (the first gives the message). */
-  constructor(issues: readonly ParamIssue[]) {
-    super("path", "PathParamsError", issues);
+  constructor(issues: readonly ParamIssue[], truncated = false) {
+    super("path", "PathParamsError", issues, truncated);
   }
 }
 
 /** A query parameter is invalid, cannot be cast, or is missing. */
 export class QueryParamsError extends ParamsError {
   /** Makes the error from its issues (the first gives the message). */
-  constructor(issues: readonly ParamIssue[]) {
-    super("query", "QueryParamsError", issues);
+  constructor(issues: readonly ParamIssue[], truncated = false) {
+    super("query", "QueryParamsError", issues, truncated);
   }
 }
 
 /** A form body is invalid, or missing when required. */
 export class FormBodyError extends ParamsError {
   /** Makes the error from its issues (the first gives the message). */
-  constructor(issues: readonly ParamIssue[]) {
-    super("form", "FormBodyError", issues);
+  constructor(issues: readonly ParamIssue[], truncated = false) {
+    super("form", "FormBodyError", issues, truncated);
   }
 }
 
 /** A JSON body is malformed, invalid, or missing when required. */
 export class JSONBodyError extends ParamsError {
   /** Makes the error from its issues (the first gives the message). */
-  constructor(issues: readonly ParamIssue[]) {
-    super("json", "JSONBodyError", issues);
+  constructor(issues: readonly ParamIssue[], truncated = false) {
+    super("json", "JSONBodyError", issues, truncated);
   }
 }
 
-const ERRORS: Record<ParamSource, new (issues: readonly ParamIssue[]) => ParamsError> = {
+const ERRORS: Record<ParamSource, new (issues: readonly ParamIssue[], truncated?: boolean) => ParamsError> = {
   path: PathParamsError,
   query: QueryParamsError,
   form: FormBodyError,
@@ -74,8 +79,12 @@ const ERRORS: Record<ParamSource, new (issues: readonly ParamIssue[]) => ParamsE
 const LABELS: Record<ParamSource, string> = { path: "Path", query: "Query", form: "Form", json: "JSON" };
 
 /** Builds a source's error from issues. */
-export function paramsError(source: ParamSource, issues: readonly ParamIssue[]): ParamsError {
-  return new ERRORS[source](issues);
+export function paramsError(
+  source: ParamSource,
+  issues: readonly ParamIssue[],
+  truncated = false,
+): ParamsError {
+  return new ERRORS[source](issues, truncated);
 }
 
 /** Builds the sentence for one parameter: `Query parameter "user[age]" is missing`. */

@@ -1,3 +1,4 @@
+import { dictionary } from "../context/dictionary.ts";
 import type { NestedValue } from "./parse-nested.ts";
 import { CAST_FAILED, type GroupPlan, type Plan } from "./plan.ts";
 
@@ -22,7 +23,7 @@ export function pathKey(path: readonly string[]): string {
  */
 export function coerceGroup(plan: GroupPlan, node: unknown, path: string[], failed: FailedCasts): unknown {
   if (node === undefined || typeof node !== "object" || node === null || Array.isArray(node)) return node;
-  const out: Record<string, unknown> = {};
+  const out = dictionary<unknown>();
   const group = node as Record<string, NestedValue>;
   for (const { field, key, plan: child } of plan.fields) {
     const raw = group[key];
@@ -66,16 +67,24 @@ function indexed(group: Record<string, NestedValue>): NestedValue[] | undefined 
   return keys.sort((a, b) => Number(a) - Number(b)).map((k) => group[k]!);
 }
 
-/** Renames a JSON body's source keys to field names (only needed when some field uses `t.key`). */
-export function renameKeys(plan: Plan, value: unknown): unknown {
+/**
+ * A JSON body as validation should see it: objects copied (along the declared groups) into objects
+ * with no inherited keys, so that an absent `toString` is absent rather than `Object.prototype`'s, and
+ * source keys renamed to field names where a field uses `t.key`. Undeclared keys are kept (a strict
+ * object schema still sees and refuses them).
+ */
+export function jsonInput(plan: Plan, value: unknown): unknown {
   if (plan.kind === "array")
-    return Array.isArray(value) ? value.map((item) => renameKeys(plan.item, item)) : value;
+    return Array.isArray(value) ? value.map((item) => jsonInput(plan.item, item)) : value;
   if (plan.kind !== "group" || typeof value !== "object" || value === null || Array.isArray(value))
     return value;
   const source = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  const out = dictionary<unknown>();
+  for (const key of Object.keys(source)) out[key] = source[key];
   for (const { field, key, plan: child } of plan.fields) {
-    if (Object.hasOwn(source, key)) out[field] = renameKeys(child, source[key]);
+    if (key !== field) delete out[key];
+    if (Object.hasOwn(source, key))
+      out[field] = child.kind === "scalar" ? source[key] : jsonInput(child, source[key]);
   }
   return out;
 }

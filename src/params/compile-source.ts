@@ -1,4 +1,4 @@
-import * as v from "valibot";
+import type * as v from "valibot";
 import { type ParamIssue, type ParamSource, paramMessage, paramsError } from "../errors/param-errors.ts";
 import { type AnySchema, type Entries, isSchema, type SourceDeclaration } from "../schema/entries.ts";
 import { castText, isCastText } from "./cast-text.ts";
@@ -39,11 +39,12 @@ export function validateSource(
   input: unknown,
   failed: FailedCasts | undefined,
 ): unknown {
-  const result = v.safeParse(compiled.schema, input);
-  if (result.success) return result.output;
+  const result = runSchema(compiled.schema, input);
+  if (result.issues === undefined) return result.value;
   const issues: ParamIssue[] = [];
   const seen = new Set<string>();
-  for (const issue of result.issues ?? []) {
+  for (const issue of result.issues) {
+    if (issues.length === MAX_ISSUES) break;
     const path = toSourcePath(compiled.plan, issue.path?.map((item) => item.key) ?? []);
     const key = pathKey(path);
     const cast = failed?.get(key);
@@ -53,7 +54,35 @@ export function validateSource(
     }
     issues.push({ path, message: describe(compiled.source, path, issue, cast) });
   }
-  throw paramsError(compiled.source, issues);
+  throw paramsError(compiled.source, issues, result.stopped || result.issues.length > issues.length);
+}
+
+/** The most issues a parameter error reports; validation stops soon after. */
+export const MAX_ISSUES = 20;
+
+// A 1 MiB body of 500,000 wrong items would otherwise keep the event loop for a second and answer
+// with 60 MiB of issues. valibot reads the config's `lang` once per issue it adds, and `abortEarly`
+// whenever it decides whether a loop goes on: a config that counts the first and answers the second
+// with "stop" from the 20th issue on ends the walk there. (`safeParse` would copy the config and read
+// each field once, so the schema's `~run` is called directly.)
+function runSchema(
+  schema: AnySchema,
+  input: unknown,
+): { value: unknown; issues: readonly v.BaseIssue<unknown>[] | undefined; stopped: boolean } {
+  let issues = 0;
+  const config = {
+    message: undefined,
+    abortPipeEarly: undefined,
+    get lang(): undefined {
+      issues++;
+      return undefined;
+    },
+    get abortEarly(): boolean {
+      return issues >= MAX_ISSUES;
+    },
+  };
+  const dataset = schema["~run"]({ value: input }, config as v.Config<v.BaseIssue<unknown>>);
+  return { value: dataset.value, issues: dataset.issues, stopped: issues >= MAX_ISSUES };
 }
 
 function describe(

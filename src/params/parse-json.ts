@@ -20,9 +20,17 @@ export function parseJsonObject(text: string, maxDepth: number): Record<string, 
   return value as Record<string, unknown>;
 }
 
-// Only a body with enough brackets to be too deep, or a suspicious key, needs the full walk.
+// Only a body with enough brackets to be too deep, or that could hold a forbidden key, needs the full
+// walk of its parsed keys. A key can only decode to one of them if the text spells it literally or
+// uses a \u escape (no other JSON escape yields a letter or "_"): checking for those is sound.
 function needsWalk(text: string, maxDepth: number): boolean {
-  if (text.includes("__proto__") || text.includes("constructor") || text.includes("prototype")) return true;
+  if (
+    text.includes("\\u") ||
+    text.includes("__proto__") ||
+    text.includes("constructor") ||
+    text.includes("prototype")
+  )
+    return true;
   let brackets = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -3,7 +3,7 @@ import { runSteps, type Step } from "../context/run-steps.ts";
 import { bodyError, type ParamSource } from "../errors/param-errors.ts";
 import { mediaTypeOf } from "../http/media-type.ts";
 import type { AnySchema, Entries, InferDeclaration } from "../schema/entries.ts";
-import { coerceGroup, type FailedCasts, renameKeys } from "./coerce.ts";
+import { coerceGroup, type FailedCasts, jsonInput } from "./coerce.ts";
 import { type CompiledSource, compileSource, validateSource } from "./compile-source.ts";
 import { parseJsonObject } from "./parse-json.ts";
 import { parseNested } from "./parse-nested.ts";
@@ -135,5 +135,5 @@ async function fromBody(compiled: CompiledSource, ctx: Context, mediaType: strin
     return fromStrings(compiled, parseNested(text, "form", ctx.limits));
   }
   const json = parseJsonObject(text, ctx.limits.jsonDepth);
-  return validateSource(compiled, compiled.plan.aliased ? renameKeys(compiled.plan, json) : json, undefined);
+  return validateSource(compiled, jsonInput(compiled.plan, json), undefined);
 }

@@ -34,8 +34,6 @@ export interface GroupPlan {
   readonly kind: "group";
   readonly optional: boolean;
   readonly fields: readonly FieldPlan[];
-  /** True when some field (here or deeper) reads another source key than its name. */
-  readonly aliased: boolean;
 }
 
 /** One field of a group: its name in the output, the key it is read from, and its plan. */
@@ -82,14 +80,10 @@ export function planOf(schema: object): Plan {
 /** The plan of a group's entries (the valibot object entries, keys as declared). */
 export function groupPlan(entries: Readonly<Record<string, object>>, optional: boolean): GroupPlan {
   const fields: FieldPlan[] = [];
-  let aliased = false;
   for (const [field, schema] of Object.entries(entries)) {
-    const key = keyOf(schema) ?? field;
-    const plan = planOf(schema);
-    if (key !== field || (plan.kind === "group" && plan.aliased)) aliased = true;
-    fields.push({ field, key, plan });
+    fields.push({ field, key: keyOf(schema) ?? field, plan: planOf(schema) });
   }
-  return { kind: "group", optional, fields, aliased };
+  return { kind: "group", optional, fields };
 }
 
 // t.key() may sit outside or inside the optional wrapper.

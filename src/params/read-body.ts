@@ -1,33 +1,48 @@
 import type { Context } from "../context/context.ts";
 import { payloadTooLargeError } from "../errors/http-error.ts";
 import { bodyError, type ParamSource } from "../errors/param-errors.ts";
+import { FastRequest } from "../fast-path/fast-path.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-
-/**
- * A request-like object may offer its whole body under this symbol: `(limit) => Promise<bytes>`,
- * resolving to `undefined` when the body is over `limit` bytes, or returning `undefined` at once when
- * it can no longer (the standard `Request` was built and owns the stream). The Node adapter does, to
- * skip web streams.
- */
-export const bodyReaderKey: unique symbol = Symbol.for("portico.body-reader");
-
-type BodyReader = (limit: number) => Promise<Uint8Array | undefined> | undefined;
 
 /**
  * Reads the request body as UTF-8 text, up to the body size limit (over it: 413, before reading
  * when `Content-Length` says so). With `preserve`, reads a copy so that the body stays readable.
  */
 export async function readBodyText(ctx: Context, source: ParamSource, preserve: boolean): Promise<string> {
-  const limit = ctx.limits.bodySize;
-  const reader = preserve
-    ? undefined
-    : (ctx.request.source as { [bodyReaderKey]?: BodyReader })[bodyReaderKey];
-  const pending = reader?.call(ctx.request.source, limit);
-  if (pending !== undefined) {
-    const bytes = await pending;
+  return decode(await readBodyBytes(ctx, ctx.limits.bodySize, preserve), source);
+}
+
+/** Options of {@link readBody}. */
+export interface ReadBodyOptions {
+  /** The most bytes to read (over it: 413). Default: the app's `limits.bodySize`. */
+  readonly limit?: number;
+}
+
+/**
+ * Reads the request's whole body, bounded: past `limits.bodySize` (or `options.limit`) it answers 413
+ * and stops reading. Use it in handlers that read the body themselves: `ctx.request.raw` is the
+ * runtime's own request, whose body methods have no limit.
+ *
+ * @example
+ * app.post("/upload", async (ctx) => {
+ *   const bytes = await readBody(ctx, { limit: 10 * 1024 * 1024 });
+ *   ctx.response.write(`${bytes.byteLength} bytes`);
+ * });
+ */
+export function readBody(ctx: Context, options: ReadBodyOptions = {}): Promise<Uint8Array> {
+  return readBodyBytes(ctx, options.limit ?? ctx.limits.bodySize, false);
+}
+
+async function readBodyBytes(ctx: Context, limit: number, preserve: boolean): Promise<Uint8Array> {
+  const source = ctx.request.source;
+  // On the Node adapter, straight from the socket, unless the standard request already owns the body.
+  const direct =
+    preserve || !(source instanceof FastRequest) ? null : (source as FastRequest).readBody(limit);
+  if (direct !== null) {
+    const bytes = await direct;
     if (bytes === undefined) throw payloadTooLargeError(limit);
-    return decode(bytes, source);
+    return bytes;
   }
   const declared = ctx.request.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) throw payloadTooLargeError(limit);
@@ -37,24 +52,24 @@ export async function readBodyText(ctx: Context, source: ParamSource, preserve: 
   if (declared !== null && /^\d+$/.test(declared)) {
     const bytes = new Uint8Array(await request.arrayBuffer());
     if (bytes.byteLength > limit) throw payloadTooLargeError(limit);
-    return decode(bytes, source);
+    return bytes;
   }
   const stream = request.body;
-  if (stream === null) return "";
-  const streamReader = stream.getReader();
+  if (stream === null) return new Uint8Array(0);
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await streamReader.read();
+    const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      streamReader.cancel().catch(() => {});
+      reader.cancel().catch(() => {});
       throw payloadTooLargeError(limit);
     }
     chunks.push(value);
   }
-  return decode(chunks.length === 1 ? chunks[0]! : concat(chunks, total), source);
+  return chunks.length === 1 ? chunks[0]! : concat(chunks, total);
 }
 
 function decode(bytes: Uint8Array, source: ParamSource): string {

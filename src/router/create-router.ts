@@ -1,3 +1,4 @@
+import type { RegisteredEnv } from "../context/context.ts";
 import {
   type Handler,
   isConnectable,
@@ -33,7 +34,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * Registers routes: verbs, namespaces (`on`), mounted routers, websockets and middleware.
  * Apps are routers; `createRouter` makes a standalone one to `mount`.
  */
-export class Router<TEnv = unknown> {
+export class Router<TEnv = RegisteredEnv> {
   readonly #prefix: string;
   readonly #scopes: readonly Scope[];
   readonly #own: Scope;
@@ -189,7 +190,7 @@ export class Router<TEnv = unknown> {
  * });
  * app.mount("/admin", admin);
  */
-export function createRouter<TEnv = unknown>(build?: (router: Router<TEnv>) => unknown): Router<TEnv> {
+export function createRouter<TEnv = RegisteredEnv>(build?: (router: Router<TEnv>) => unknown): Router<TEnv> {
   const scope: Scope = { middleware: [] };
   const router = new Router<TEnv>("", [scope], scope, undefined);
   build?.(router);

@@ -96,7 +96,7 @@ function compileRenderer(format: string, render: (data: never) => unknown): Comp
     );
   }
   const mediaType = format.toLowerCase();
-  const json = mediaType.endsWith("+json");
+  const json = mediaType === "application/json" || mediaType.endsWith("+json");
   const contentType = json || !mediaType.startsWith("text/") ? mediaType : `${mediaType}; charset=utf-8`;
   return { mediaType, contentType, json, render };
 }

@@ -24,14 +24,22 @@ export function renderView(view: View, request: { readonly headers: Headers }): 
   }
   const value = (renderer.render as (data: unknown) => unknown)(view.data);
   return {
-    body: renderer.json ? toJSON(value) : toBody(value),
+    body: renderer.json ? toJSON(value) : toBody(value, renderer.mediaType),
     contentType: renderer.contentType,
     negotiated: renderers.length > 1,
   };
 }
 
-function toBody(value: unknown): string | Uint8Array {
+// A renderer for a text or binary type returns a string or bytes; an object there is a mistake that
+// would send "[object Object]" (a 500, logged, is the honest answer).
+function toBody(value: unknown, mediaType: string): string | Uint8Array {
   if (typeof value === "string" || value instanceof Uint8Array) return value;
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  return value === undefined || value === null ? "" : String(value);
+  if (value === undefined || value === null) return "";
+  if (typeof value === "object") {
+    throw new TypeError(
+      `The ${mediaType} renderer returned an object: return a string or bytes (only JSON renderers serialise objects)`,
+    );
+  }
+  return String(value);
 }

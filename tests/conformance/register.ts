@@ -1,25 +1,28 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Client } from "./client.ts";
-import { endpointCases } from "./endpoint-cases.ts";
-import { type Case, routingCases } from "./routing-cases.ts";
-import { websocketCases } from "./websocket-cases.ts";
+import type { Case } from "./suite.ts";
+import { TOPICS } from "./topics.ts";
 
 /**
- * Registers the conformance suite for one target: the HTTP cases, and on real servers the websocket
- * cases, then a last test that reports the target's pass count in the runner's output.
+ * Registers the conformance suite for one target (every case, websockets included: a real server),
+ * then a last test that reports the target's pass count in the runner's output.
  */
 export function registerConformance(target: string, client: () => Client): void {
-  register(target, [...routingCases, ...endpointCases, ...websocketCases], () => {
-    const resolved = client();
-    if (!resolved.server) throw new Error("websocket cases need a server");
-    return resolved;
-  });
+  register(
+    target,
+    TOPICS.flatMap((topic) => topic.cases),
+    client,
+  );
 }
 
-/** The HTTP cases only (for `app.request()`, which has no socket to upgrade). */
+/** The cases that need no socket (for `app.request()`, which has none to upgrade). */
 export function registerHttpConformance(target: string, client: Client): void {
-  register(target, [...routingCases, ...endpointCases], () => client);
+  register(
+    target,
+    TOPICS.flatMap((topic) => topic.cases.filter((c) => c.needsServer !== true)),
+    () => client,
+  );
 }
 
 function register(target: string, cases: readonly Case[], client: () => Client): void {

@@ -185,7 +185,7 @@ describe("the npm package, installed from its tarball", { timeout: 240_000 }, ()
             noEmit: true,
             ...options,
           },
-          files: ["server.ts", "bun-default.ts"],
+          files: ["server.ts", "bun-default.ts", "register.ts"],
         }),
       );
       await typeCheck(config, project);

@@ -94,7 +94,25 @@ export interface StartedWorker {
 /** Bundles a module Worker (`export default app`) with esbuild and serves it with Miniflare. */
 export async function startWorker(entry: string, port = 0): Promise<StartedWorker> {
   const { build } = await import("esbuild");
+  const testsDir = join(root, "tests");
   const bundle = await build({
+    plugins: [
+      {
+        // The conformance topics keep their routes beside their cases, whose node:assert, node:http
+        // and ws the Worker never runs: those are stubbed, for test files only (a Node import in
+        // Portico itself would still fail the bundle).
+        name: "stub-test-only-modules",
+        setup(builder) {
+          builder.onResolve({ filter: /^(node:.*|ws)$/ }, (args) =>
+            args.importer.startsWith(testsDir) ? { path: args.path, namespace: "test-stub" } : undefined,
+          );
+          builder.onLoad({ filter: /.*/, namespace: "test-stub" }, () => ({
+            contents: "module.exports = {};",
+            loader: "js",
+          }));
+        },
+      },
+    ],
     entryPoints: [entry],
     bundle: true,
     format: "esm",

@@ -1,0 +1,25 @@
+import type { Topic } from "./suite.ts";
+import { api } from "./topics/api.ts";
+import { blocks } from "./topics/blocks.ts";
+import { edges } from "./topics/edges.ts";
+import { errors } from "./topics/errors.ts";
+import { methods } from "./topics/methods.ts";
+import { middleware } from "./topics/middleware.ts";
+import { namespaces } from "./topics/namespaces.ts";
+import { patterns } from "./topics/patterns.ts";
+import { requests } from "./topics/requests.ts";
+import { websockets } from "./topics/websockets.ts";
+
+/** The conformance suite, topic by topic. */
+export const TOPICS: readonly Topic[] = [
+  blocks,
+  patterns,
+  methods,
+  requests,
+  errors,
+  middleware,
+  namespaces,
+  api,
+  websockets,
+  edges,
+];

@@ -1,0 +1,73 @@
+import assert from "node:assert/strict";
+import { Echo, expectText } from "../helpers.ts";
+import type { Topic } from "../suite.ts";
+
+/** Requests and responses: the context, cookies, streams, raw bodies. */
+export const requests: Topic = {
+  name: "Requests and responses: the context, cookies, streams, raw bodies",
+  routes(app) {
+    app.get("/context", (ctx) =>
+      Echo({
+        method: ctx.request.method,
+        path: ctx.request.path,
+        query: ctx.request.query,
+        id: ctx.request.id,
+        headers: ctx.request.headers instanceof Headers,
+        raw: ctx.request.raw instanceof Request,
+      }),
+    );
+    app.get("/cookies", (ctx) => {
+      ctx.response.headers.append("set-cookie", "a=1; Path=/");
+      ctx.response.headers.append("set-cookie", "b=2; Path=/");
+    });
+    app.get("/stream", () => {
+      const encoder = new TextEncoder();
+      let n = 0;
+      return new Response(
+        new ReadableStream({
+          pull(controller) {
+            if (n === 3) controller.close();
+            else controller.enqueue(encoder.encode(`chunk${n++};`));
+          },
+        }),
+        { headers: { "content-type": "text/plain" } },
+      );
+    });
+    app.post("/read-body", async (ctx) => {
+      ctx.response.write(`read ${(await ctx.request.raw.text()).length}`);
+    });
+  },
+  cases: [
+    {
+      name: "the context carries method, path, raw query and the standard Request",
+      async run(c) {
+        const again = await c.fetch("/context?x=1&y=%20", { headers: { accept: "application/json" } });
+        const body = (await again.json()) as Record<string, unknown>;
+        assert.equal(body.id, again.headers.get("x-request-id"));
+        assert.deepEqual(
+          { ...body, id: "" },
+          { method: "GET", path: "/context", query: "x=1&y=%20", id: "", headers: true, raw: true },
+        );
+      },
+    },
+    {
+      name: "several Set-Cookie headers stay apart",
+      async run(c) {
+        const res = await c.fetch("/cookies");
+        assert.deepEqual(res.headers.getSetCookie(), ["a=1; Path=/", "b=2; Path=/"]);
+      },
+    },
+    {
+      name: "a streamed body arrives whole",
+      async run(c) {
+        await expectText(c, "/stream", 200, "chunk0;chunk1;chunk2;");
+      },
+    },
+    {
+      name: "a request body is readable from ctx.request.raw",
+      async run(c) {
+        await expectText(c, "/read-body", 200, "read 11", { method: "POST", body: "hello world" });
+      },
+    },
+  ],
+};
