@@ -74,12 +74,9 @@ export function bunUpgrade(request: Request, env: unknown): UpgradeShim | undefi
   const server = env as Partial<BunServer> | undefined;
   if (typeof server?.upgrade !== "function") return undefined;
   return (_request, open, options) => {
-    const headers =
-      options.protocol === undefined ? undefined : { "sec-websocket-protocol": options.protocol };
-    const accepted = (server as BunServer).upgrade(
-      request,
-      headers ? { data: { open }, headers } : { data: { open } },
-    );
+    // Without the header, Bun answers with the first subprotocol the client offered: only the app chooses.
+    const headers = { "sec-websocket-protocol": options.protocol ?? "" };
+    const accepted = (server as BunServer).upgrade(request, { data: { open }, headers });
     if (!accepted) throw new Error("Bun refused the websocket upgrade");
     return undefined;
   };

@@ -1,11 +1,15 @@
 import { request as httpRequest } from "node:http";
 import WebSocket from "ws";
 
+/** Where the app runs: cases that meet a documented runtime difference check that difference. */
+export type Runtime = "in-process" | "node" | "deno" | "bun" | "workerd";
+
 /** How the conformance cases reach an app: in-process, or over a real socket. */
 export interface Client {
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** Set for real servers: the `ws://` base and raw HTTP access. */
   readonly server?: { readonly origin: string };
+  readonly runtime: Runtime;
   /** False where the host strips hop-by-hop headers such as `Upgrade` from responses (workerd does). */
   readonly keepsHopByHopHeaders: boolean;
 }
@@ -16,17 +20,19 @@ export function inProcessClient(app: {
 }): Client {
   return {
     fetch: (path, init) => app.request(path, { redirect: "manual", ...init }),
+    runtime: "in-process",
     keepsHopByHopHeaders: true,
   };
 }
 
 /** A client for a server listening at `origin` (e.g. `http://127.0.0.1:4321`). */
-export function serverClient(origin: string, keepsHopByHopHeaders = true): Client {
+export function serverClient(origin: string, runtime: Runtime = "node"): Client {
   const base = origin.replace(/\/$/, "");
   return {
     fetch: (path, init) => fetch(base + path, { redirect: "manual", ...init }),
     server: { origin: base },
-    keepsHopByHopHeaders,
+    runtime,
+    keepsHopByHopHeaders: runtime !== "workerd",
   };
 }
 

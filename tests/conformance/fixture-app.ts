@@ -3,5 +3,9 @@
 import { createApp } from "../../src/mod.ts";
 import { TOPICS } from "./topics.ts";
 
-export const app = createApp({ logger: { error: () => {}, warn: () => {} } });
+export const app = createApp({
+  logger: { error: () => {}, warn: () => {} },
+  // Above every adapter's and runtime's own default, to show the app's setting is the one applied.
+  limits: { wsMessageSize: 2 * 1024 * 1024 },
+});
 for (const topic of TOPICS) topic.routes(app);

@@ -16,7 +16,7 @@ for (const target of targets) {
     after(() => running?.stop());
     registerConformance(target.name, () => {
       if (!running) throw new Error(`${target.name} did not start`);
-      return serverClient(running.origin, running.keepsHopByHopHeaders ?? true);
+      return serverClient(running.origin, target.runtime);
     });
   });
 }

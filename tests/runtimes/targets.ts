@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { Runtime } from "../conformance/client.ts";
 import { root, startProcess, startWorker } from "./processes.ts";
 
 const bin = (name: string): string => join(root, ".runtimes", "node_modules", ".bin", name);
@@ -10,14 +11,13 @@ const denoBin = join(root, "node_modules", ".bin", "deno");
 /** A server the suite started, and how to stop it. */
 export interface RunningTarget {
   readonly origin: string;
-  /** False where the host strips hop-by-hop response headers (`Upgrade`). */
-  readonly keepsHopByHopHeaders?: boolean;
   stop(): Promise<void>;
 }
 
 /** One runtime the conformance suite runs on. */
 export interface Target {
   readonly name: string;
+  readonly runtime: Runtime;
   start(): Promise<RunningTarget>;
 }
 
@@ -27,18 +27,21 @@ const DENO_FLAGS = ["--allow-net", "--allow-env", "--allow-read"];
 /** Node 24 from npm, running the TypeScript sources with its built-in type stripping. */
 export const node24: Target = {
   name: "Node 24 (npm node@24)",
+  runtime: "node",
   start: () => startProcess(nodeBin(24), [entry("node.ts")]),
 };
 
 /** Deno from npm, with `Deno.serve(app.fetch)`. */
 export const deno: Target = {
   name: "Deno (Deno.serve)",
+  runtime: "deno",
   start: () => startProcess(denoBin, ["run", ...DENO_FLAGS, entry("deno.ts")]),
 };
 
 /** Deno from npm, with `deno serve` and `export default app`. */
 export const denoServe: Target = {
   name: "Deno (deno serve)",
+  runtime: "deno",
   start: () =>
     startProcess(denoBin, [
       "serve",
@@ -54,26 +57,29 @@ export const denoServe: Target = {
 /** Bun from npm, through `portico/bun`'s `serve`. */
 export const bun: Target = {
   name: "Bun (portico/bun serve)",
+  runtime: "bun",
   start: () => startProcess(bin("bun"), ["run", entry("bun.ts")]),
 };
 
 /** Bun from npm, with `Bun.serve(app)`. */
 export const bunDefault: Target = {
   name: "Bun (Bun.serve(app))",
+  runtime: "bun",
   start: () => startProcess(bin("bun"), ["run", entry("bun-default.ts")], { PORT: "0" }),
 };
 
 /** Deno from npm, through `portico/deno`'s `serve`. */
 export const denoHelper: Target = {
   name: "Deno (portico/deno serve)",
+  runtime: "deno",
   start: () => startProcess(denoBin, ["run", ...DENO_FLAGS, entry("deno-helper.ts")]),
 };
 
 /** workerd through Miniflare, with the app bundled as a module worker (`export default app`). */
 export const workerd: Target = {
   name: "workerd (Miniflare)",
+  runtime: "workerd",
   async start() {
-    const worker = await startWorker(join(root, entry("workers.ts")));
-    return { ...worker, keepsHopByHopHeaders: false };
+    return startWorker(join(root, entry("workers.ts")));
   },
 };
