@@ -1,5 +1,5 @@
 import type { Context } from "../context/context.ts";
-import { payloadTooLargeError } from "../errors/http-error.ts";
+import { badRequestError, isHttpError, payloadTooLargeError } from "../errors/http-error.ts";
 import { bodyError, type ParamSource } from "../errors/param-errors.ts";
 import { FastRequest } from "../fast-path/fast-path.ts";
 
@@ -35,6 +35,17 @@ export function readBody(ctx: Context, options: ReadBodyOptions = {}): Promise<U
 }
 
 async function readBodyBytes(ctx: Context, limit: number, preserve: boolean): Promise<Uint8Array> {
+  try {
+    return await readWithin(ctx, limit, preserve);
+  } catch (error) {
+    if (isHttpError(error)) throw error;
+    // The runtime could not read what the client sent (a broken chunked encoding, say): the client's
+    // fault, a 400 (Node refuses such requests before the app; Deno fails the read).
+    throw badRequestError("The request body could not be read: it is not valid HTTP");
+  }
+}
+
+async function readWithin(ctx: Context, limit: number, preserve: boolean): Promise<Uint8Array> {
   const source = ctx.request.source;
   // On the Node adapter, straight from the socket, unless the standard request already owns the body.
   const direct =

@@ -3,6 +3,7 @@ import { api } from "./topics/api.ts";
 import { blocks } from "./topics/blocks.ts";
 import { edges } from "./topics/edges.ts";
 import { errors } from "./topics/errors.ts";
+import { hostile } from "./topics/hostile.ts";
 import { methods } from "./topics/methods.ts";
 import { middleware } from "./topics/middleware.ts";
 import { namespaces } from "./topics/namespaces.ts";
@@ -22,4 +23,5 @@ export const TOPICS: readonly Topic[] = [
   api,
   websockets,
   edges,
+  hostile,
 ];
