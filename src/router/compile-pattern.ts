@@ -47,8 +47,7 @@ export function compilePattern(pattern: string): CompiledPattern {
       regexp: undefined,
     };
   }
-  const { source, names } = patternSource(parts);
-  const flags = regexpFlags(pattern, source);
+  const { source, names, flags } = toRegExpSource(pattern, parts);
   let ambiguity: Ambiguity | undefined;
   try {
     ambiguity = findAmbiguity(source, flags);
@@ -66,6 +65,26 @@ export function compilePattern(pattern: string): CompiledPattern {
     names,
     regexp: new RegExp(source, flags),
   };
+}
+
+/**
+ * A pattern exactly as the URLPattern standard compiles its pathname (no route rules: no leading `/`
+ * required, trailing slashes kept, no linear-time check), as one regexp and its capture names.
+ */
+export function compileStandard(pattern: string, ignoreCase = false): { regexp: RegExp; names: readonly string[] } {
+  let parts: Part[];
+  try {
+    parts = parsePattern(pattern, canonicalPathname);
+  } catch (error) {
+    throw invalid(pattern, error);
+  }
+  const { source, names, flags } = toRegExpSource(pattern, parts);
+  return { regexp: new RegExp(source, ignoreCase ? `${flags}i` : flags), names };
+}
+
+function toRegExpSource(pattern: string, parts: readonly Part[]): { source: string; names: readonly string[]; flags: string } {
+  const { source, names } = patternSource(parts);
+  return { source, names, flags: regexpFlags(pattern, source) };
 }
 
 /**
