@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { request as httpRequest } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { describe, test } from "node:test";
 import * as v from "valibot";
-import { serve } from "../../src/adapters/node.ts";
+import { serve, toNodeHandler } from "../../src/adapters/node.ts";
 import { createApp, defineEndpoint, defineView, t } from "../../src/mod.ts";
 import { rawRequest } from "../conformance/client.ts";
 
@@ -188,6 +189,121 @@ describe("portico/node serve()", () => {
         `POST /users HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(2000).toString(16)}\r\n${"y".repeat(2000)}\r\n0\r\n\r\n`,
       );
       assert.match(chunked, /^HTTP\/1\.1 413 /);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a body over the limit: 413 with Connection: close, and the rest is not read", async () => {
+    const app = createApp();
+    app.post(
+      "/users",
+      defineEndpoint({ params: { json: t.body({ name: v.string() }, { require: true }) }, call: () => {} }),
+    );
+    const server = await serve(app, { port: 0 });
+    try {
+      const declared = 50 * 1024 * 1024;
+      const { head, written } = await new Promise<{ head: string; written: number }>((resolve, reject) => {
+        const socket = connect(server.port, "127.0.0.1");
+        let head = "";
+        let written = 0;
+        const chunk = Buffer.alloc(64 * 1024, 0x61);
+        const pump = (): void => {
+          while (!socket.destroyed && written < declared) {
+            written += chunk.length;
+            if (!socket.write(chunk)) return void socket.once("drain", pump);
+          }
+        };
+        socket.on("data", (data: Buffer) => {
+          head += data.toString("latin1");
+        });
+        socket.on("close", () => resolve({ head, written }));
+        socket.on("error", () => {});
+        socket.setTimeout(10_000, () => reject(new Error("the server kept reading")));
+        socket.write(
+          `POST /users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+        );
+        pump();
+      });
+      assert.match(head, /^HTTP\/1\.1 413 /);
+      assert.match(head, /\r\nconnection: close\r\n/i);
+      assert.ok(written < declared / 4, `the server stopped reading (took ${written} of ${declared} bytes)`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a client sending its headers slowly is cut off after headersTimeout (slowloris)", async () => {
+    const app = createApp();
+    app.get("/", (ctx) => ctx.response.write("fine"));
+    const server = await serve(app, { port: 0, headersTimeout: 500 });
+    try {
+      const cutAfter = await new Promise<number>((resolve, reject) => {
+        const started = Date.now();
+        const socket = connect(server.port, "127.0.0.1", () => socket.write("GET / HTTP/1.1\r\nHost: x\r\n"));
+        const drip = setInterval(() => socket.write("X-Slow: 1\r\n"), 100);
+        socket.on("close", () => {
+          clearInterval(drip);
+          resolve(Date.now() - started);
+        });
+        socket.on("error", () => {});
+        socket.setTimeout(10_000, () => reject(new Error("the slow client was never cut off")));
+      });
+      assert.ok(cutAfter >= 400, `cut after ${cutAfter} ms`);
+      assert.equal(await (await fetch(server.url)).text(), "fine");
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("toNodeHandler mounts the app in an existing node:http server", async () => {
+    const app = createApp();
+    app.get("/users/:id", (ctx) =>
+      ctx.response.write(`user ${ctx.request.pathParams.id} at ${ctx.request.url}`),
+    );
+    const server = createServer(toNodeHandler(app));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/users/7`);
+      assert.equal(await res.text(), `user 7 at http://127.0.0.1:${port}/users/7`);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/nope`)).status, 404);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test("what Node refuses to send is a 500 with the app's request-id header, and the server lives on", async () => {
+    const errors: string[] = [];
+    // Any fetch app (not only Portico's) may hand over a response Node cannot write.
+    const broken = {
+      requestIdHeader: "x-trace",
+      logger: { error: (message: string) => errors.push(message) },
+      fetch: () =>
+        ({ status: 1000, headers: new Headers({ "x-trace": "abc" }), body: null }) as unknown as Response,
+    };
+    const server = await serve(broken, { port: 0 });
+    try {
+      const res = await fetch(server.url);
+      assert.equal(res.status, 500);
+      assert.equal(res.headers.get("x-trace"), "abc");
+      assert.match(errors[0] ?? "", /request abc could not be written/);
+      assert.equal((await fetch(server.url)).status, 500, "still serving");
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("the app's websocket message limit is the one applied (no second setting)", async () => {
+    const app = createApp({ limits: { wsMessageSize: 8 } });
+    app.ws("/echo", (socket) => socket.onMessage((message) => socket.send(message)));
+    const server = await serve(app, { port: 0 });
+    try {
+      const { wsSession } = await import("../conformance/client.ts");
+      const small = await wsSession(server.url.origin, "/echo", { send: ["12345678"], closeAfter: 1 });
+      assert.deepEqual(small.messages, ["12345678"]);
+      const big = await wsSession(server.url.origin, "/echo", { send: ["123456789"] });
+      assert.equal(big.code, 1009);
     } finally {
       await server.close();
     }
