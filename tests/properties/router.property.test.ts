@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import fc from "fast-check";
+import { PathParamsError } from "../../src/errors/param-errors.ts";
+import { createApp } from "../../src/mod.ts";
+import { compilePattern, compileStandard } from "../../src/router/compile-pattern.ts";
+import { escapeRegExp } from "../../src/router/pattern-source.ts";
+import { charSet, parseRegExp, type RegExpNode } from "../../src/router/regexp-tree.ts";
+import { RouteTable } from "../../src/router/route-table.ts";
+
+// Properties of the router. Linear time is shown without a clock: a backtracking matcher that walks
+// the same regexp tree in the order JavaScript engines do counts its steps on adversarial paths of
+// length n and 4n. A linear pattern takes about 4× the steps; a polynomial one, 16× or more.
+
+const RUNS = { numRuns: 300 };
+
+function steps(node: RegExpNode, input: string, budget = 3_000_000): number {
+  const bits = [...input].map((c) => charSet(escapeRegExp(c), "v"));
+  let count = 0;
+  const match = (n: RegExpNode, i: number, next: (i: number) => boolean): boolean => {
+    if (++count > budget) throw new RangeError("budget");
+    switch (n.kind) {
+      case "empty":
+        return next(i);
+      case "char":
+        return i < bits.length && (bits[i]! & n.set) !== 0n && next(i + 1);
+      case "seq": {
+        const from = (k: number, j: number): boolean =>
+          k === n.items.length ? next(j) : match(n.items[k]!, j, (to) => from(k + 1, to));
+        return from(0, i);
+      }
+      case "alt":
+        return n.options.some((option) => match(option, i, next));
+      case "repeat": {
+        const again = (times: number, j: number): boolean => {
+          const more = (): boolean =>
+            times < n.max &&
+            match(n.item, j, (to) => (to === j && times >= n.min ? false : again(times + 1, to)));
+          if (times < n.min) return more();
+          return n.lazy ? next(j) || more() : more() || next(j);
+        };
+        return again(0, i);
+      }
+    }
+  };
+  match(node, 0, (end) => end === bits.length);
+  return count;
+}
+
+function growth(pattern: string, unit: string, tail: string): number {
+  const { regexp } = compileStandard(pattern);
+  const tree = parseRegExp(regexp.source, regexp.flags);
+  const at = (n: number): number => {
+    try {
+      return steps(tree, `/${unit.repeat(n)}${tail}`);
+    } catch {
+      return Number.POSITIVE_INFINITY;
+    }
+  };
+  const short = at(40);
+  return short === Number.POSITIVE_INFINITY ? short : at(160) / Math.max(short, 1);
+}
+
+test("the step counter tells polynomial patterns from linear ones", () => {
+  assert.ok(growth("/:a:b", "a", "/x") > 10, "two adjacent parameters: quadratic");
+  assert.ok(growth("/:a(.*)-:b", "-a", "/x") > 10, "a wildcard before a parameter: quadratic");
+  assert.ok(growth("/:x((?:a+)+)", "a", "!") > 10, "nested repetition: exponential");
+  // Compiled as Portico does (a parameter ends at the first separator): linear.
+  assert.ok(growth("/:a-:b-:c", "a-", "/x") < 6, "Portico's :a-:b-:c is linear");
+});
+
+// Patterns from URLPattern's syntax: static words, parameters with or without regexps, wildcards,
+// groups and modifiers, joined by "/", "-" or ".".
+const piece = fc.oneof(
+  fc.constantFrom("a", "foo", "x1"),
+  fc.constantFrom(
+    ":p",
+    ":p(\\d+)",
+    ":p([a-z]+)",
+    ":p([^-]+)",
+    ":p(.*)",
+    ":p(a+)",
+    ":p(a|b)",
+    "*",
+    "{-x}",
+    "(a)",
+  ),
+);
+const modifier = fc.constantFrom("", "", "", "?", "+", "*");
+const pattern = fc
+  .array(fc.tuple(fc.constantFrom("/", "/", "-", "."), piece, modifier), { minLength: 1, maxLength: 5 })
+  .map((parts) => {
+    let n = 0;
+    return parts
+      .map(
+        ([sep, p, mod]) =>
+          `${sep}${p.replace(":p", () => `:p${n++}`)}${p === "a" || p === "foo" || p === "x1" ? "" : mod}`,
+      )
+      .join("");
+  })
+  .filter((p) => p.startsWith("/"));
+const adversarial = fc.tuple(
+  fc.string({ unit: fc.constantFrom("a", "-", ".", "/", "1", "x", "b"), minLength: 1, maxLength: 4 }),
+  fc.constantFrom("", "!", "/", "/x", "-", "%"),
+);
+
+test("any pattern compiles, or is refused with a TypeError that says why", () => {
+  fc.assert(
+    fc.property(pattern, (p) => {
+      try {
+        compilePattern(p);
+      } catch (error) {
+        assert.ok(error instanceof TypeError, `${p}: ${String(error)}`);
+        assert.match((error as Error).message, /^(Invalid route pattern|Route pattern .* is refused)/);
+      }
+    }),
+    RUNS,
+  );
+});
+
+test("every pattern the router accepts matches in time linear in the path's length", () => {
+  fc.assert(
+    fc.property(pattern, adversarial, (p, [unit, tail]) => {
+      let compiled: ReturnType<typeof compilePattern>;
+      try {
+        compiled = compilePattern(p);
+      } catch {
+        return;
+      }
+      if (compiled.regexp === undefined) return;
+      const ratio = growth(p, unit, tail);
+      assert.ok(ratio < 8, `${p} on (${unit})×n${tail}: 4× the length took ${ratio.toFixed(1)}× the steps`);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test("finding a route never throws anything but a PathParamsError, and params inherit nothing", () => {
+  const table = new RouteTable<string>(200);
+  for (const p of ["/a/:x", "/files/*", "/:a-:b", "/x/:n(\\d+)", "/", "/static/path"])
+    table.add("GET", compilePattern(p), p);
+  const path = fc.string({
+    unit: fc.constantFrom("/", "a", "%", "2", "F", "x", "-", "1", "é", "E"),
+    maxLength: 60,
+  });
+  fc.assert(
+    fc.property(path, (p) => {
+      try {
+        const found = table.find("GET", p);
+        if (found) assert.equal(Object.getPrototypeOf(Object.getPrototypeOf(found.params)), null);
+      } catch (error) {
+        assert.ok(error instanceof PathParamsError, String(error));
+      }
+    }),
+    RUNS,
+  );
+});
+
+test("an app answers any path with a status, never an exception", async () => {
+  const app = createApp({ logger: { error: () => {} } });
+  app.get("/users/:id", (ctx) => ctx.response.write(ctx.request.pathParams.id ?? ""));
+  app.get("/files/*", () => {});
+  const path = fc.string({
+    unit: fc.constantFrom("/", "a", "%", "2", "e", ".", "x", "?", "#", "\\"),
+    maxLength: 40,
+  });
+  await fc.assert(
+    fc.asyncProperty(path, async (p) => {
+      const res = await app.request(`/${p}`);
+      assert.ok([200, 400, 404, 405].includes(res.status), `${p}: ${res.status}`);
+    }),
+    RUNS,
+  );
+});
