@@ -5,34 +5,52 @@ export type RawAnswer =
   | { readonly kind: "response"; readonly status: number; readonly headers: Headers; readonly body: string }
   | { readonly kind: "closed" | "reset" | "timeout" };
 
+// A raw connection: `onData` sees everything received so far and may settle the answer; the end of
+// the connection settles it with `onEnd`'s answer. Settled once, then the socket is destroyed.
+function connectRaw<TAnswer>(
+  origin: string,
+  timeout: number,
+  onData: (data: Buffer, socket: net.Socket) => TAnswer | undefined,
+  onEnd: (data: Buffer, how: "closed" | "reset" | "timeout") => TAnswer,
+): { socket: net.Socket; answer: Promise<TAnswer> } {
+  const url = new URL(origin);
+  const socket = net.connect(Number(url.port), url.hostname);
+  const answer = new Promise<TAnswer>((resolve) => {
+    let data = Buffer.alloc(0);
+    let settled = false;
+    const done = (value: TAnswer): void => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(timeout, () => done(onEnd(data, "timeout")));
+    socket.on("data", (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      const value = onData(data, socket);
+      if (value !== undefined) done(value);
+    });
+    socket.on("end", () => done(onEnd(data, "closed")));
+    socket.on("error", (error: NodeJS.ErrnoException) =>
+      done(onEnd(data, error.code === "ECONNRESET" ? "reset" : "closed")),
+    );
+  });
+  return { socket, answer };
+}
+
 /**
  * Sends raw bytes (what `fetch` would refuse to send: dot segments, absolute-form targets, bad Host
  * headers…) and reads the first response, with its body (by Content-Length or chunked).
  */
 export function rawExchange(origin: string, bytes: string | Buffer, timeout = 3000): Promise<RawAnswer> {
-  const url = new URL(origin);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(url.port), url.hostname);
-    let data = Buffer.alloc(0);
-    let settled = false;
-    const done = (answer: RawAnswer): void => {
-      if (settled) return;
-      settled = true;
-      socket.destroy();
-      resolve(answer);
-    };
-    socket.setTimeout(timeout, () => done({ kind: "timeout" }));
-    socket.on("data", (chunk: Buffer) => {
-      data = Buffer.concat([data, chunk]);
-      const answer = parseResponse(data);
-      if (answer !== undefined) done(answer);
-    });
-    socket.on("end", () => done(parseResponse(data, true) ?? { kind: "closed" }));
-    socket.on("error", (error: NodeJS.ErrnoException) =>
-      done(parseResponse(data, true) ?? { kind: error.code === "ECONNRESET" ? "reset" : "closed" }),
-    );
-    socket.write(bytes);
-  });
+  const { socket, answer } = connectRaw<RawAnswer>(
+    origin,
+    timeout,
+    (data) => parseResponse(data),
+    (data, how) => (how === "timeout" ? { kind: how } : (parseResponse(data, true) ?? { kind: how })),
+  );
+  socket.write(bytes);
+  return answer;
 }
 
 function parseResponse(data: Buffer, ended = false): RawAnswer | undefined {
@@ -93,41 +111,30 @@ export function rawWebSocket(
   frame: Buffer,
   timeout = 3000,
 ): Promise<FrameAnswer> {
-  const url = new URL(origin);
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(url.port), url.hostname);
-    let data = Buffer.alloc(0);
-    let upgraded = false;
-    let settled = false;
-    const done = (answer: FrameAnswer): void => {
-      if (settled) return;
-      settled = true;
-      socket.destroy();
-      resolve(answer);
-    };
-    socket.setTimeout(timeout, () => done({ kind: "timeout" }));
-    socket.on("data", (chunk: Buffer) => {
-      data = Buffer.concat([data, chunk]);
+  let upgraded = false;
+  let offset = 0;
+  const { socket, answer } = connectRaw<FrameAnswer>(
+    origin,
+    timeout,
+    (data, connection) => {
       if (!upgraded) {
         const end = data.indexOf("\r\n\r\n");
-        if (end < 0) return;
-        if (!data.subarray(0, 12).toString("latin1").includes(" 101")) return done({ kind: "refused" });
+        if (end < 0) return undefined;
+        if (!data.subarray(0, 12).toString("latin1").includes(" 101")) return { kind: "refused" };
         upgraded = true;
-        data = data.subarray(end + 4);
-        socket.write(frame);
+        offset = end + 4;
+        connection.write(frame);
       }
-      const close = findClose(data);
-      if (close !== undefined) done({ kind: "close", code: close });
-    });
-    socket.on("end", () => done({ kind: "closed" }));
-    socket.on("error", (error: NodeJS.ErrnoException) =>
-      done({ kind: error.code === "ECONNRESET" ? "reset" : "closed" }),
-    );
-    socket.write(
-      `GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
-        `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${KEY}\r\n\r\n`,
-    );
-  });
+      const close = findClose(data.subarray(offset));
+      return close === undefined ? undefined : { kind: "close", code: close };
+    },
+    (_data, how) => ({ kind: how }),
+  );
+  socket.write(
+    `GET ${path} HTTP/1.1\r\nHost: ${new URL(origin).host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+      `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${KEY}\r\n\r\n`,
+  );
+  return answer;
 }
 
 // The code of the first close frame in server-to-client frames (unmasked), if one arrived whole.
