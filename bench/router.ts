@@ -8,8 +8,8 @@ import { TrieRouter } from "hono/router/trie-router";
 import { Memoirist } from "memoirist";
 import { measure } from "mitata";
 import { addRoute, createRouter, findRoute } from "rou3";
+import { compilePattern } from "../src/router/compile-pattern.ts";
 import { RouteTable } from "../src/router/route-table.ts";
-import { URLPatternClass } from "../src/router/urlpattern.ts";
 
 const routes: [method: string, path: string][] = [
   ["GET", "/user"],
@@ -40,8 +40,8 @@ export const requests: { name: string; kind: "static" | "dynamic" | "full"; meth
 type Match = (method: string, path: string) => unknown;
 
 function portico(): Match {
-  const table = new RouteTable<number>();
-  for (const [i, [method, path]] of routes.entries()) table.add(method, path, i);
+  const table = new RouteTable<number>(1000);
+  for (const [i, [method, path]] of routes.entries()) table.add(method, compilePattern(path), i);
   return (method, path) => table.find(method, path);
 }
 function hono(Router: typeof RegExpRouter | typeof TrieRouter): Match {
@@ -64,8 +64,10 @@ function memoirist(): Match {
   for (const [i, [method, path]] of routes.entries()) router.add(method, path, i);
   return (method, path) => router.find(method, path);
 }
-function linearUrlPattern(): Match {
-  const compiled = routes.map(([method, path]) => [method, new URLPatternClass({ pathname: path })] as const);
+// The runtime's own URLPattern, tried route by route (Node 20 and 22 have none).
+type PatternClass = new (init: { pathname: string }) => { exec(input: { pathname: string }): unknown };
+function linearUrlPattern(URLPattern: PatternClass): Match {
+  const compiled = routes.map(([method, path]) => [method, new URLPattern({ pathname: path })] as const);
   return (method, path) => {
     for (const [m, pattern] of compiled) if (m === method && pattern.exec({ pathname: path })) return pattern;
     return undefined;
@@ -74,10 +76,10 @@ function linearUrlPattern(): Match {
 
 // Routes that need URLPattern's full syntax (a regex group, a suffix), for Portico and RegExpRouter.
 function porticoFull(): Match {
-  const table = new RouteTable<number>();
-  for (const [i, [method, path]] of routes.entries()) table.add(method, path, i);
-  table.add("GET", "/post/:id(\\d+)", 100);
-  table.add("GET", "/files/:name.:ext", 101);
+  const table = new RouteTable<number>(1000);
+  for (const [i, [method, path]] of routes.entries()) table.add(method, compilePattern(path), i);
+  table.add("GET", compilePattern("/post/:id(\\d+)"), 100);
+  table.add("GET", compilePattern("/files/:name.:ext"), 101);
   return (method, path) => table.find(method, path);
 }
 
@@ -88,8 +90,9 @@ const routers: Record<string, Match> = {
   "find-my-way": fmw(),
   rou3: rou3(),
   memoirist: memoirist(),
-  "linear URLPattern": linearUrlPattern(),
 };
+const native = (globalThis as { URLPattern?: PatternClass }).URLPattern;
+if (native) routers["linear URLPattern"] = linearUrlPattern(native);
 
 const results: { router: string; request: string; kind: string; ns: number }[] = [];
 for (const [router, match] of Object.entries(routers)) {

@@ -79,8 +79,8 @@ for (const [command, args] of commands) {
   };
   targetRows.push(
     `| ${runtime}: static ≤ RegExpRouter | ${(portico.static / hono.static).toFixed(2)}× | ${portico.static <= hono.static ? "yes" : "**no**"} |`,
-    `| ${runtime}: dynamic ≤ RegExpRouter | ${(portico.dynamic / hono.dynamic).toFixed(2)}× | ${portico.dynamic <= hono.dynamic ? "yes" : "**no**"} |`,
-    `| ${runtime}: full URLPattern ≤ 2× RegExpRouter dynamic | ${(portico.full / hono.dynamic).toFixed(2)}× | ${portico.full <= 2 * hono.dynamic ? "yes" : "**no**"} |`,
+    `| ${runtime}: dynamic ≤ 1.2× RegExpRouter | ${(portico.dynamic / hono.dynamic).toFixed(2)}× | ${portico.dynamic <= 1.2 * hono.dynamic ? "yes" : "**no**"} |`,
+    `| ${runtime}: full URLPattern syntax ≤ 2× RegExpRouter dynamic | ${(portico.full / hono.dynamic).toFixed(2)}× | ${portico.full <= 2 * hono.dynamic ? "yes" : "**no**"} |`,
   );
 }
 sections.push(

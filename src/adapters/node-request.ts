@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { FastRequest, type RequestSource } from "../fast-path/fast-path.ts";
+import { FastRequest } from "../fast-path/fast-path.ts";
 
 /**
  * The request Portico gets from a Node `IncomingMessage`: method, URL and Host are read without
@@ -12,33 +12,29 @@ export function toRequest(
   res: ServerResponse | undefined,
   listening: string,
 ): Request {
-  return new FastRequest(new IncomingSource(incoming, res, listening)) as unknown as Request;
+  return new IncomingRequest(incoming, res, listening) as unknown as Request;
 }
 
-class IncomingSource implements RequestSource {
-  readonly method: string;
-  readonly url: string;
-  readonly host: string | null;
+class IncomingRequest extends FastRequest {
   readonly #incoming: IncomingMessage;
   readonly #res: ServerResponse | undefined;
 
   constructor(incoming: IncomingMessage, res: ServerResponse | undefined, listening: string) {
+    const host = hostHeader(incoming.rawHeaders);
+    const scheme = (incoming.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+    super(incoming.method ?? "GET", urlOf(scheme, host ?? listening, incoming.url ?? "/"), host);
     this.#incoming = incoming;
     this.#res = res;
-    this.method = incoming.method ?? "GET";
-    this.host = hostHeader(incoming.rawHeaders);
-    const scheme = (incoming.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
-    this.url = urlOf(scheme, this.host ?? listening, incoming.url ?? "/");
   }
 
-  headers(): Headers {
+  protected readHeaders(): Headers {
     const headers = new Headers();
     const raw = this.#incoming.rawHeaders;
     for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
     return headers;
   }
 
-  signal(): AbortSignal {
+  protected abortSignal(): AbortSignal {
     const controller = new AbortController();
     const res = this.#res;
     // Listening costs on every request, so it starts only once someone holds the signal.
@@ -53,11 +49,11 @@ class IncomingSource implements RequestSource {
     return controller.signal;
   }
 
-  body(): ReadableStream<Uint8Array> | null {
+  protected bodyStream(): ReadableStream<Uint8Array> | null {
     return Readable.toWeb(this.#incoming) as ReadableStream<Uint8Array>;
   }
 
-  readBody(limit: number): Promise<Uint8Array | undefined> {
+  protected readAll(limit: number): Promise<Uint8Array | undefined> {
     const incoming = this.#incoming;
     // Over the limit, the body is not read any further: the 413 closes the connection.
     if (Number(incoming.headers["content-length"]) > limit) return Promise.resolve(undefined);

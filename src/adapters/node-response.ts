@@ -45,7 +45,8 @@ function write(response: Response, res: ServerResponse): void {
   const headers: OutgoingHttpHeaders = parts
     ? parts.headers instanceof Headers
       ? toNodeHeaders(parts.headers)
-      : { ...(parts.headers as OutgoingHttpHeaders) }
+      : // A plain object is built for this one response: written into directly.
+        (parts.headers as OutgoingHttpHeaders)
     : toNodeHeaders(response.headers);
   const body = parts ? parts.body : response.body;
   if (typeof body === "string" || body instanceof Uint8Array) {

@@ -52,10 +52,10 @@ const INVALID_TARGET: RequestTarget = {
 };
 
 function findRoute(state: AppState, ctx: Context): AppRoute {
-  const { method, path, headers } = ctx.request;
+  const { method, path } = ctx.request;
   try {
     const found =
-      (state.hasWebSockets && method === "GET" && isUpgradeRequest(headers)
+      (state.hasWebSockets && method === "GET" && isUpgradeRequest(ctx.request.headers)
         ? state.table.find(WS_METHOD, path)
         : undefined) ?? state.table.find(method, path);
     if (found === undefined) return state.unmatched;

@@ -8,50 +8,51 @@
 // Each stand-in keeps the standard object's checks (a status out of range throws a `RangeError`, a body
 // read once is used) and builds the real object, once, for any member it does not answer itself.
 
-/** What a server adapter knows of a request, cheaply, before anything asks for the standard object. */
-export interface RequestSource {
-  readonly method: string;
-  /** The absolute URL as the adapter built it (Portico's target check validates it). */
-  readonly url: string;
-  /** The Host header (several joined with `, `), or `null`, without building `Headers`. */
-  readonly host: string | null;
-  /** The headers, built on demand. */
-  headers(): Headers;
-  /** The body as a stream (taken once), or `null` for a method without one. */
-  body(): ReadableStream<Uint8Array> | null;
-  /** The whole body, read directly, or `undefined` once it is over `limit` bytes. */
-  readBody(limit: number): Promise<Uint8Array | undefined>;
-  /** Aborts when the client goes away. */
-  signal(): AbortSignal;
-}
-
-/** A `Request` stand-in over a {@link RequestSource}; the real `Request` is built only when asked for. */
-export class FastRequest {
-  readonly #source: RequestSource;
+/**
+ * A `Request` stand-in that a server adapter extends: method, URL and Host are given at once; the
+ * adapter supplies the rest on demand (headers, the body as a stream or read whole, the abort signal).
+ * The real `Request` is built only when something asks for a member it does not answer itself.
+ */
+export abstract class FastRequest {
+  readonly #method: string;
+  readonly #url: string;
+  readonly #host: string | null;
   #headers: Headers | undefined = undefined;
   #signal: AbortSignal | undefined = undefined;
   #real: Request | undefined = undefined;
   #bodyRead = false;
 
-  constructor(source: RequestSource) {
-    this.#source = source;
+  /** `url` is absolute, as the adapter built it (Portico's target check validates it); `host` is the Host header (several joined with `, `). */
+  constructor(method: string, url: string, host: string | null) {
+    this.#method = method;
+    this.#url = url;
+    this.#host = host;
   }
 
+  /** The headers, built on demand. */
+  protected abstract readHeaders(): Headers;
+  /** The body as a stream (taken once), or `null` for a method without one. */
+  protected abstract bodyStream(): ReadableStream<Uint8Array> | null;
+  /** The whole body, read directly, or `undefined` once it is over `limit` bytes. */
+  protected abstract readAll(limit: number): Promise<Uint8Array | undefined>;
+  /** Aborts when the client goes away. */
+  protected abstract abortSignal(): AbortSignal;
+
   get method(): string {
-    return this.#source.method;
+    return this.#method;
   }
 
   get url(): string {
-    return this.#source.url;
+    return this.#url;
   }
 
   get headers(): Headers {
-    this.#headers ??= this.#source.headers();
+    this.#headers ??= this.readHeaders();
     return this.#headers;
   }
 
   get signal(): AbortSignal {
-    this.#signal ??= this.#source.signal();
+    this.#signal ??= this.abortSignal();
     return this.#signal;
   }
 
@@ -61,7 +62,7 @@ export class FastRequest {
 
   /** The Host header, without building the headers. */
   host(): string | null {
-    return this.#source.host;
+    return this.#host;
   }
 
   /**
@@ -72,7 +73,7 @@ export class FastRequest {
     if (this.#real !== undefined) return null;
     if (this.#bodyRead) return Promise.reject(new TypeError("Body is unusable: it was already read"));
     this.#bodyRead = true;
-    return this.#source.readBody(limit);
+    return this.readAll(limit);
   }
 
   // A body read through `readBody` is used, as it would be on a standard request.
@@ -123,7 +124,7 @@ export class FastRequest {
       const method = this.method;
       const init: RequestInit & { duplex?: "half" } = { method, headers: this.headers, signal: this.signal };
       if (method !== "GET" && method !== "HEAD" && !this.#bodyRead) {
-        init.body = this.#source.body();
+        init.body = this.bodyStream();
         init.duplex = "half";
       }
       this.#real = new Request(this.url, init);
@@ -209,12 +210,14 @@ inherit<FastResponse>(FastResponse.prototype, Response.prototype);
 
 /** The standard `Request` behind a request (itself, unless it is a stand-in). */
 export function toStandardRequest(request: Request): Request {
-  return request instanceof FastRequest ? (request as FastRequest).real() : request;
+  return request instanceof FastRequest ? (request as unknown as FastRequest).real() : request;
 }
 
 /** The request's Host header, without building a stand-in's headers. */
 export function hostOf(request: Request): string | null {
-  return request instanceof FastRequest ? (request as FastRequest).host() : request.headers.get("host");
+  return request instanceof FastRequest
+    ? (request as unknown as FastRequest).host()
+    : request.headers.get("host");
 }
 
 /** True when the request came from an adapter that writes responses from their parts. */

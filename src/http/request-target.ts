@@ -27,7 +27,8 @@ const HOST =
 
 /**
  * Checks a request's method, Host (the header, or the URL's authority without one) and target.
- * Returns the target, or the reason to answer 400.
+ * Returns the target, or the reason to answer 400. One pass over the URL, and no allocation beyond
+ * the path, the query and the result for an ordinary request.
  */
 export function checkTarget(url: string, host: string | null, method: string): RequestTarget | string {
   if (!STANDARD_METHODS.has(method) && !METHOD.test(method)) {
@@ -37,21 +38,46 @@ export function checkTarget(url: string, host: string | null, method: string): R
   if (schemeEnd < 0) return "Invalid request target";
   const authorityStart = schemeEnd + 3;
   let pathStart = authorityStart;
-  while (pathStart < url.length && !"/?#".includes(url[pathStart]!)) pathStart++;
-  const authority = url.slice(authorityStart, pathStart);
-  const effectiveHost = host ?? authority;
-  const port = HOST.exec(effectiveHost);
-  if (port === null || (port[1] !== undefined && Number(port[1]) > 65535)) {
+  while (pathStart < url.length) {
+    const c = url.charCodeAt(pathStart);
+    if (c === 47 /* / */ || c === 63 /* ? */ || c === 35 /* # */) break;
+    pathStart++;
+  }
+  const sameAuthority =
+    host === null ||
+    (pathStart - authorityStart === host.length &&
+      (url.startsWith(host, authorityStart) ||
+        url.slice(authorityStart, pathStart).toLowerCase() === host.toLowerCase()));
+  const effectiveHost = host ?? url.slice(authorityStart, pathStart);
+  if (!isValidHost(effectiveHost)) {
     return `Invalid Host "${effectiveHost.slice(0, 64)}": expected host[:port] with a port up to 65535`;
   }
-  const rest =
-    pathStart === url.length || url[pathStart] !== "/" ? `/${url.slice(pathStart)}` : url.slice(pathStart);
-  const split = splitTarget(rest);
-  if (typeof split === "string") return split;
-  const [path, query, normalised] = split;
-  const sameAuthority =
-    authority === effectiveHost || authority.toLowerCase() === effectiveHost.toLowerCase();
-  const rewritten = normalised || !sameAuthority;
+  // The path: to `?`, `#` or the end; plain ASCII without dot segments is taken as it is.
+  let end = pathStart;
+  let simple = url.charCodeAt(pathStart) === 47;
+  for (; end < url.length; end++) {
+    const c = url.charCodeAt(end);
+    if (c === 63 /* ? */ || c === 35 /* # */) break;
+    if (c <= 0x20 || c >= 0x7f) return INVALID_CHARACTERS;
+    if (c === 92 /* \ */ || c === 34 || c === 60 || c === 62 || c === 96 || c === 123 || c === 125)
+      simple = false;
+    else if (c === 47 /* / */ && simple && isDotSegmentAt(url, end + 1)) simple = false;
+  }
+  let query = "";
+  if (url.charCodeAt(end) === 63) {
+    let queryEnd = end + 1;
+    for (; queryEnd < url.length; queryEnd++) {
+      const c = url.charCodeAt(queryEnd);
+      if (c === 35 /* # */) break;
+      if (c <= 0x20 || c >= 0x7f) return INVALID_CHARACTERS;
+    }
+    query = url.slice(end + 1, queryEnd);
+  }
+  const path = simple
+    ? url.slice(pathStart, end)
+    : // Appended to an origin, not resolved against a base: `//host/..` stays a path.
+      new URL(`http://portico.invalid/${url.slice(pathStart, end).replace(/^\//, "")}`).pathname;
+  const rewritten = !simple || !sameAuthority;
   return {
     url: rewritten
       ? `${url.slice(0, authorityStart)}${effectiveHost.toLowerCase()}${path}${query === "" ? "" : `?${query}`}`
@@ -63,32 +89,18 @@ export function checkTarget(url: string, host: string | null, method: string): R
   };
 }
 
-// The path and query of an origin-form target. A path made of characters the URL parser leaves as
-// they are, with no dot segment, is already normalised; anything else goes through the URL parser
-// (RFC 3986 §5.2.4 dot-segment removal, `\` as `/`, percent-encoding of `"<>{}\``), once.
-function splitTarget(target: string): [path: string, query: string, normalised: boolean] | string {
-  let end = 0;
-  let simple = true;
-  for (; end < target.length; end++) {
-    const c = target.charCodeAt(end);
-    if (c === 63 /* ? */ || c === 35 /* # */) break;
-    if (c <= 0x20 || c >= 0x7f) return "Invalid request target: characters that must be percent-encoded";
-    if (c === 92 /* \ */ || c === 34 || c === 60 || c === 62 || c === 96 || c === 123 || c === 125)
-      simple = false;
-    else if (c === 47 /* / */ && simple && isDotSegmentAt(target, end + 1)) simple = false;
-  }
-  let query = "";
-  if (target.charCodeAt(end) === 63) {
-    const hash = target.indexOf("#", end + 1);
-    query = target.slice(end + 1, hash < 0 ? target.length : hash);
-    for (let i = 0; i < query.length; i++) {
-      const c = query.charCodeAt(i);
-      if (c <= 0x20 || c >= 0x7f) return "Invalid request target: characters that must be percent-encoded";
-    }
-  }
-  if (simple) return [target.slice(0, end), query, false];
-  // Appended to an origin, not resolved against a base: `//host/..` stays a path.
-  return [new URL(`http://portico.invalid${target.slice(0, end)}`).pathname, query, true];
+const INVALID_CHARACTERS = "Invalid request target: characters that must be percent-encoded";
+
+// A server sees the same few Hosts again and again: those already found valid skip the regexp.
+const validHosts = new Set<string>();
+
+function isValidHost(host: string): boolean {
+  if (validHosts.has(host)) return true;
+  const match = HOST.exec(host);
+  if (match === null || (match[1] !== undefined && Number(match[1]) > 65535)) return false;
+  if (validHosts.size >= 64) validHosts.clear();
+  validHosts.add(host);
+  return true;
 }
 
 // `.`, `..`, `%2e`, `.%2E`… as a whole segment starting at `index`.

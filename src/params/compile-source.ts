@@ -3,7 +3,7 @@ import { type ParamIssue, type ParamSource, paramMessage, paramsError } from "..
 import { type AnySchema, type Entries, isSchema, type SourceDeclaration } from "../schema/entries.ts";
 import { castText, isCastText } from "./cast-text.ts";
 import { type FailedCasts, pathKey, toSourcePath } from "./coerce.ts";
-import { checkPlan, type GroupPlan, planOf } from "./plan.ts";
+import { checkPlan, type GroupPlan, type Plan, planOf } from "./plan.ts";
 import { isBodySpec, toObjectSchema } from "./t.ts";
 
 /** A declared source, prepared once per endpoint. */
@@ -13,6 +13,12 @@ export interface CompiledSource {
   readonly plan: GroupPlan;
   readonly require: boolean;
   readonly preserveBody: boolean;
+  /**
+   * JSON bodies are copied into objects without inherited keys, and renamed for `t.key`, only when
+   * that changes anything: when a declared key is renamed or spelled like a member of
+   * `Object.prototype` (`toString`…), whose absence would otherwise read the inherited function.
+   */
+  readonly copiesJson: boolean;
 }
 
 /** Prepares a source declaration (entries, an object schema, or `t.body(…)`). */
@@ -27,7 +33,24 @@ export function compileSource(source: ParamSource, declaration: unknown): Compil
   const plan = planOf(schema);
   if (plan.kind !== "group") throw new TypeError(`The ${source} params must be entries or an object schema`);
   checkPlan(plan, `${source} params`, source === "path");
-  return { source, schema, plan, require: body?.require === true, preserveBody: body?.preserveBody === true };
+  return {
+    source,
+    schema,
+    plan,
+    require: body?.require === true,
+    preserveBody: body?.preserveBody === true,
+    copiesJson: needsCopy(plan),
+  };
+}
+
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+function needsCopy(plan: Plan): boolean {
+  if (plan.kind === "array") return needsCopy(plan.item);
+  if (plan.kind !== "group") return false;
+  return plan.fields.some(
+    ({ field, key, plan: child }) => key !== field || INHERITED.has(key) || needsCopy(child),
+  );
 }
 
 /**
@@ -39,11 +62,16 @@ export function validateSource(
   input: unknown,
   failed: FailedCasts | undefined,
 ): unknown {
-  const result = runSchema(compiled.schema, input);
-  if (result.issues === undefined) return result.value;
+  config.issues = 0;
+  const dataset = compiled.schema["~run"](
+    { value: input },
+    config as unknown as v.Config<v.BaseIssue<unknown>>,
+  );
+  if (dataset.issues === undefined) return dataset.value;
+  const stopped = config.issues >= MAX_ISSUES;
   const issues: ParamIssue[] = [];
   const seen = new Set<string>();
-  for (const issue of result.issues) {
+  for (const issue of dataset.issues) {
     if (issues.length === MAX_ISSUES) break;
     const path = toSourcePath(compiled.plan, issue.path?.map((item) => item.key) ?? []);
     const key = pathKey(path);
@@ -54,7 +82,7 @@ export function validateSource(
     }
     issues.push({ path, message: describe(compiled.source, path, issue, cast) });
   }
-  throw paramsError(compiled.source, issues, result.stopped || result.issues.length > issues.length);
+  throw paramsError(compiled.source, issues, stopped || dataset.issues.length > issues.length);
 }
 
 /** The most issues a parameter error reports; validation stops soon after. */
@@ -64,26 +92,21 @@ export const MAX_ISSUES = 20;
 // with 60 MiB of issues. valibot reads the config's `lang` once per issue it adds, and `abortEarly`
 // whenever it decides whether a loop goes on: a config that counts the first and answers the second
 // with "stop" from the 20th issue on ends the walk there. (`safeParse` would copy the config and read
-// each field once, so the schema's `~run` is called directly.)
-function runSchema(
-  schema: AnySchema,
-  input: unknown,
-): { value: unknown; issues: readonly v.BaseIssue<unknown>[] | undefined; stopped: boolean } {
-  let issues = 0;
-  const config = {
-    message: undefined,
-    abortPipeEarly: undefined,
-    get lang(): undefined {
-      issues++;
-      return undefined;
-    },
-    get abortEarly(): boolean {
-      return issues >= MAX_ISSUES;
-    },
-  };
-  const dataset = schema["~run"]({ value: input }, config as v.Config<v.BaseIssue<unknown>>);
-  return { value: dataset.value, issues: dataset.issues, stopped: issues >= MAX_ISSUES };
+// each field once, so the schema's `~run` is called directly.) Validation is synchronous and never
+// nested, so one config object serves every call.
+class CountingConfig {
+  issues = 0;
+  readonly message: undefined = undefined;
+  readonly abortPipeEarly: undefined = undefined;
+  get lang(): undefined {
+    this.issues++;
+    return undefined;
+  }
+  get abortEarly(): boolean {
+    return this.issues >= MAX_ISSUES;
+  }
 }
+const config = new CountingConfig();
 
 function describe(
   source: ParamSource,

@@ -135,5 +135,5 @@ async function fromBody(compiled: CompiledSource, ctx: Context, mediaType: strin
     return fromStrings(compiled, parseNested(text, "form", ctx.limits));
   }
   const json = parseJsonObject(text, ctx.limits.jsonDepth);
-  return validateSource(compiled, jsonInput(compiled.plan, json), undefined);
+  return validateSource(compiled, compiled.copiesJson ? jsonInput(compiled.plan, json) : json, undefined);
 }

@@ -71,7 +71,10 @@ export function compilePattern(pattern: string): CompiledPattern {
  * A pattern exactly as the URLPattern standard compiles its pathname (no route rules: no leading `/`
  * required, trailing slashes kept, no linear-time check), as one regexp and its capture names.
  */
-export function compileStandard(pattern: string, ignoreCase = false): { regexp: RegExp; names: readonly string[] } {
+export function compileStandard(
+  pattern: string,
+  ignoreCase = false,
+): { regexp: RegExp; names: readonly string[] } {
   let parts: Part[];
   try {
     parts = parsePattern(pattern, canonicalPathname);
@@ -82,7 +85,10 @@ export function compileStandard(pattern: string, ignoreCase = false): { regexp: 
   return { regexp: new RegExp(source, ignoreCase ? `${flags}i` : flags), names };
 }
 
-function toRegExpSource(pattern: string, parts: readonly Part[]): { source: string; names: readonly string[]; flags: string } {
+function toRegExpSource(
+  pattern: string,
+  parts: readonly Part[],
+): { source: string; names: readonly string[]; flags: string } {
   const { source, names } = patternSource(parts);
   return { source, names, flags: regexpFlags(pattern, source) };
 }

@@ -74,7 +74,7 @@ test("nested parsing of well-formed keys keeps every value under its path", () =
       (keys, values) => {
         const text = keys.map((k, i) => `g[${k}]=${encodeURIComponent(values[i] ?? "")}`).join("&");
         const group = parseNested(text, "query", defaultLimits).g as Record<string, string>;
-        keys.forEach((k, i) => assert.equal(group[k], values[i] ?? ""));
+        for (const [i, k] of keys.entries()) assert.equal(group[k], values[i] ?? "");
       },
     ),
     RUNS,
@@ -104,16 +104,16 @@ function hasForbiddenKey(value: unknown): boolean {
 }
 
 // Writes JSON with some of the keys' letters as \u escapes, as a client may.
-function escapedJson(value: unknown, escape: (i: number) => boolean): string {
-  if (Array.isArray(value)) return `[${value.map((item) => escapedJson(item, escape)).join(",")}]`;
+function escapedJson(value: unknown, escapes: (i: number) => boolean): string {
+  if (Array.isArray(value)) return `[${value.map((item) => escapedJson(item, escapes)).join(",")}]`;
   if (typeof value !== "object" || value === null) return JSON.stringify(value);
   const members = Object.entries(value).map(([key, child]) => {
     const spelled = [...JSON.stringify(key).slice(1, -1)]
       .map((c, i) =>
-        escape(i) && /[a-z_]/.test(c) ? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}` : c,
+        escapes(i) && /[a-z_]/.test(c) ? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}` : c,
       )
       .join("");
-    return `"${spelled}":${escapedJson(child, escape)}`;
+    return `"${spelled}":${escapedJson(child, escapes)}`;
   });
   return `{${members.join(",")}}`;
 }
@@ -123,8 +123,8 @@ test("the JSON body check: prototype keys are refused however they are spelled, 
     fc.property(
       fc.dictionary(jsonKey, jsonValue, { maxKeys: 5 }),
       fc.func(fc.boolean()),
-      (object, escape) => {
-        const text = escapedJson(object, (i) => escape(i));
+      (object, escapes) => {
+        const text = escapedJson(object, (i) => escapes(i));
         const parsed = JSON.parse(text) as unknown;
         const bad = hasForbiddenKey(parsed);
         try {
