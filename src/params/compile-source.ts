@@ -3,6 +3,7 @@ import { type ParamIssue, type ParamSource, paramMessage, paramsError } from "..
 import { type AnySchema, type Entries, isSchema, type SourceDeclaration } from "../schema/entries.ts";
 import { castText, isCastText } from "./cast-text.ts";
 import { type FailedCasts, pathKey, toSourcePath } from "./coerce.ts";
+import { compileFastValidator, type FastValidator, UNSURE } from "./fast-validate.ts";
 import { checkPlan, type GroupPlan, type Plan, planOf } from "./plan.ts";
 import { isBodySpec, toObjectSchema } from "./t.ts";
 
@@ -19,6 +20,8 @@ export interface CompiledSource {
    * `Object.prototype` (`toString`…), whose absence would otherwise read the inherited function.
    */
   readonly copiesJson: boolean;
+  /** The compiled validator for the common case (valibot runs when it is unsure, or absent). */
+  readonly fast: FastValidator | undefined;
 }
 
 /** Prepares a source declaration (entries, an object schema, or `t.body(…)`). */
@@ -40,6 +43,7 @@ export function compileSource(source: ParamSource, declaration: unknown): Compil
     require: body?.require === true,
     preserveBody: body?.preserveBody === true,
     copiesJson: needsCopy(plan),
+    fast: compileFastValidator(schema),
   };
 }
 
@@ -62,6 +66,10 @@ export function validateSource(
   input: unknown,
   failed: FailedCasts | undefined,
 ): unknown {
+  if (compiled.fast !== undefined) {
+    const output = compiled.fast(input);
+    if (output !== UNSURE) return output;
+  }
   config.issues = 0;
   const dataset = compiled.schema["~run"](
     { value: input },

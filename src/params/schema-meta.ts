@@ -30,3 +30,8 @@ export function getMeta(schema: object): SchemaMeta | undefined {
   }
   return meta;
 }
+
+/** The type name a `t` helper recorded on this very schema (not through a pipe): an unmodified helper. */
+export function ownTypeName(schema: object): string | undefined {
+  return registry.get(schema)?.typeName;
+}
