@@ -26,10 +26,10 @@ const HELPERS: Readonly<Record<string, FastValidator>> = {
   Int32: (v) =>
     typeof v === "number" && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX ? v : UNSURE,
   Float64: (v) => (typeof v === "number" && Number.isFinite(v) ? v : UNSURE),
-  Int64: (v) =>
-    typeof v === "bigint"
-      ? v >= INT64_MIN && v <= INT64_MAX ? v : UNSURE
-      : typeof v === "number" && Number.isSafeInteger(v) ? BigInt(v) : UNSURE,
+  Int64: (v) => {
+    if (typeof v === "bigint") return v >= INT64_MIN && v <= INT64_MAX ? v : UNSURE;
+    return typeof v === "number" && Number.isSafeInteger(v) ? BigInt(v) : UNSURE;
+  },
   Bool: (v) => (typeof v === "boolean" ? v : UNSURE),
   String: (v) => (typeof v === "string" ? v : UNSURE),
 };
