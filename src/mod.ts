@@ -65,6 +65,7 @@ export {
   PathParamsError,
   QueryParamsError,
 } from "./errors/param-errors.ts";
+export { HtmlString, html, raw } from "./http/html.ts";
 export { isLocalPath } from "./http/location.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";

@@ -1,5 +1,5 @@
 import { pickMediaType } from "../http/accept.ts";
-import { escapeHtml } from "../http/html.ts";
+import { html, raw } from "../http/html.ts";
 import { toJSON } from "../http/json.ts";
 import { HttpError, isHttpError } from "./http-error.ts";
 
@@ -82,13 +82,10 @@ function htmlPage(
   requestId: string,
   stack: string | undefined,
 ): string {
-  const t = escapeHtml(title);
-  return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${t}</title>` +
-    `<style>body{font:16px/1.5 system-ui,sans-serif;margin:4rem auto;max-width:40rem;padding:0 1rem}` +
-    `small{color:#666}pre{overflow:auto}</style></head><body><h1>${t}</h1>` +
-    (message === undefined ? "" : `<p>${escapeHtml(message)}</p>`) +
-    (stack === undefined ? "" : `<pre>${escapeHtml(stack)}</pre>`) +
-    `<p><small>Request id: <code>${escapeHtml(requestId)}</code></small></p></body></html>`
-  );
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>${STYLE}</style></head><body><h1>${title}</h1>${message === undefined ? "" : html`<p>${message}</p>`}${stack === undefined ? "" : html`<pre>${stack}</pre>`}<p><small>Request id: <code>${requestId}</code></small></p></body></html>`
+    .value;
 }
+
+const STYLE = raw(
+  "body{font:16px/1.5 system-ui,sans-serif;margin:4rem auto;max-width:40rem;padding:0 1rem}small{color:#666}pre{overflow:auto}",
+);

@@ -10,3 +10,57 @@ const HTML_ESCAPES: Record<string, string> = {
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
+
+/**
+ * Markup that is already safe: what {@link html} builds and {@link raw} vouches for. Interpolated
+ * into `html` as is; a view's renderer may return it; `String(markup)` gives the text.
+ */
+export class HtmlString {
+  /** The markup. */
+  readonly value: string;
+
+  /** Wraps markup that is known to be safe (prefer {@link html} or {@link raw}). */
+  constructor(value: string) {
+    this.value = value;
+  }
+
+  /** The markup, as text. */
+  toString(): string {
+    return this.value;
+  }
+}
+
+/**
+ * Builds HTML, escaping every interpolated value: text is escaped for content and quoted attributes;
+ * markup from `html` or `raw()` goes in as is; arrays are joined; `null`, `undefined`, `true` and
+ * `false` render nothing (so `${ok && html`<b>ok</b>`}` works).
+ *
+ * @example
+ * const page = html`<h1 title="${user.name}">${user.name}</h1><ul>${items.map((i) => html`<li>${i}</li>`)}</ul>`;
+ */
+export function html(strings: TemplateStringsArray, ...values: readonly unknown[]): HtmlString {
+  let out = strings[0]!;
+  for (let i = 0; i < values.length; i++) out += toMarkup(values[i]) + strings[i + 1]!;
+  return new HtmlString(out);
+}
+
+/**
+ * Marks text as markup that `html` must not escape: only for HTML you wrote or sanitised yourself.
+ *
+ * @example
+ * html`<main>${raw(renderedMarkdown)}</main>`
+ */
+export function raw(markup: string): HtmlString {
+  return new HtmlString(String(markup));
+}
+
+function toMarkup(value: unknown): string {
+  if (value instanceof HtmlString) return value.value;
+  if (value === null || value === undefined || typeof value === "boolean") return "";
+  if (Array.isArray(value)) {
+    let out = "";
+    for (const item of value) out += toMarkup(item);
+    return out;
+  }
+  return escapeHtml(String(value));
+}

@@ -1,4 +1,5 @@
 import { pickMediaType } from "../http/accept.ts";
+import { HtmlString } from "../http/html.ts";
 import { toJSON } from "../http/json.ts";
 import { type CompiledRenderer, type View, viewMark } from "./define-view.ts";
 
@@ -34,6 +35,7 @@ export function renderView(view: View, request: { readonly headers: Headers }): 
 // would send "[object Object]" (a 500, logged, is the honest answer).
 function toBody(value: unknown, mediaType: string): string | Uint8Array {
   if (typeof value === "string" || value instanceof Uint8Array) return value;
+  if (value instanceof HtmlString) return value.value;
   if (value instanceof ArrayBuffer) return new Uint8Array(value);
   if (value === undefined || value === null) return "";
   if (typeof value === "object") {
