@@ -18,6 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["shims"],
   ["router"],
   ["app"],
+  ["cookie"],
   ["adapters"],
 ];
 const layerOf = (file: string): string =>

@@ -107,6 +107,10 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   "./bun": { values: ["serve"], types: ["BunApp", "BunServeOptions", "BunServerHandle"] },
   "./deno": { values: ["serve"], types: ["DenoApp", "DenoServeOptions", "DenoServerHandle"] },
   "./workers": { values: ["toWorker"], types: ["ExecutionContext", "WorkerFetch", "WorkersApp"] },
+  "./cookie": {
+    values: ["deleteCookie", "getCookie", "getSignedCookie", "setCookie", "setSignedCookie"],
+    types: ["CookieContext", "CookieOptions", "CookieSecrets"],
+  },
 };
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
