@@ -1,5 +1,6 @@
 import type { Topic } from "./suite.ts";
 import { api } from "./topics/api.ts";
+import { batteries } from "./topics/batteries.ts";
 import { blocks } from "./topics/blocks.ts";
 import { edges } from "./topics/edges.ts";
 import { errors } from "./topics/errors.ts";
@@ -24,4 +25,5 @@ export const TOPICS: readonly Topic[] = [
   websockets,
   edges,
   hostile,
+  batteries,
 ];
