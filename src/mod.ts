@@ -12,7 +12,7 @@
 
 export type { BunWebSocket, BunWebSocketHandlers } from "./adapters/bun-upgrade.ts";
 export type { ErrorHandler, Logger, NotFoundHandler } from "./app/app-state.ts";
-export { App, type AppOptions, createApp } from "./app/create-app.ts";
+export { App, type AppOptions, createApp, type TrustProxyOptions } from "./app/create-app.ts";
 export {
   type Context,
   type CreateContextOptions,

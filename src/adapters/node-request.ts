@@ -27,6 +27,10 @@ class IncomingRequest extends FastRequest {
     this.#res = res;
   }
 
+  override peer(): string | undefined {
+    return this.#incoming.socket.remoteAddress;
+  }
+
   protected readHeaders(): Headers {
     const headers = new Headers();
     const raw = this.#incoming.rawHeaders;

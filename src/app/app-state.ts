@@ -1,5 +1,6 @@
 import type { Context, RegisteredEnv } from "../context/context.ts";
 import type { Limits } from "../context/limits.ts";
+import type { AddressLookup } from "../context/request-info.ts";
 import type { Scope } from "../router/create-router.ts";
 import type { RouteTable } from "../router/route-table.ts";
 
@@ -37,6 +38,8 @@ export interface AppState {
   readonly idHeader: string;
   readonly limits: Limits;
   readonly logger: Logger;
+  /** Finds `ctx.request.ip`: the peer, through the app's trusted proxies. */
+  readonly clientAddress: AddressLookup;
   errorHandler: ErrorHandler<never> | undefined;
   notFoundHandler: NotFoundHandler<never> | undefined;
   hasWebSockets: boolean;

@@ -2,12 +2,15 @@ import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../adapters/bun
 import type { ExecutionContext, RegisteredEnv } from "../context/context.ts";
 import { type Limits, resolveLimits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
+import type { AddressLookup } from "../context/request-info.ts";
+import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
 import { compilePattern } from "../router/compile-pattern.ts";
 import { Router, type Scope } from "../router/create-router.ts";
 import { RouteTable, WS_METHOD } from "../router/route-table.ts";
 import type { AppRoute, AppState, ErrorHandler, Logger, NotFoundHandler } from "./app-state.ts";
 import { dispatch } from "./dispatch.ts";
 import { routeStep } from "./route-step.ts";
+import { peerAddress } from "./runtimes.ts";
 import { asterisk, unmatched } from "./unmatched.ts";
 
 /** Options of {@link createApp}. Every one has a safe default. */
@@ -20,6 +23,32 @@ export interface AppOptions {
   readonly limits?: Partial<Limits>;
   /** Where failures are reported. Default: `console`. */
   readonly logger?: Logger;
+  /**
+   * The proxies in front of the app, whose `X-Forwarded-For` (or `Forwarded`) header `ctx.request.ip`
+   * follows: addresses or ranges (`["127.0.0.1", "10.0.0.0/8", "::1"]`). Default: none, so the header is
+   * ignored (any client can write it).
+   */
+  readonly trustProxy?: TrustProxyOptions;
+}
+
+/** Options of `trustProxy` in {@link AppOptions}. */
+export interface TrustProxyOptions {
+  /** The proxies' addresses or CIDR ranges. */
+  readonly addresses: readonly string[];
+  /** The header they write. Default `x-forwarded-for`. */
+  readonly header?: "x-forwarded-for" | "forwarded";
+}
+
+function addressLookup(options: TrustProxyOptions | undefined): AddressLookup {
+  if (options === undefined) {
+    return (request, env) => clientAddress(peerAddress(request, env), request, undefined, "x-forwarded-for");
+  }
+  const trusted = addressMatcher(options.addresses);
+  const header: ProxyHeader = options.header ?? "x-forwarded-for";
+  if (header !== "x-forwarded-for" && header !== "forwarded") {
+    throw new TypeError(`trustProxy.header must be "x-forwarded-for" or "forwarded", got ${String(header)}`);
+  }
+  return (request, env) => clientAddress(peerAddress(request, env), request, trusted, header);
 }
 
 const consoleLogger: Logger = {
@@ -66,6 +95,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       idHeader: (options.requestId?.header ?? "X-Request-Id").toLowerCase(),
       limits,
       logger: options.logger ?? consoleLogger,
+      clientAddress: addressLookup(options.trustProxy),
       errorHandler: undefined,
       notFoundHandler: undefined,
       hasWebSockets: false,

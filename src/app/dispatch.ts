@@ -32,7 +32,7 @@ export function dispatch(
   const id = state.trustIncomingId ? requestIdFor(request.headers, true, state.idHeader) : randomUUID();
   if (typeof target === "string") return refuse(state, request, id, target, env, executionContext);
   const ctx = new Context(
-    new RequestInfo(request, target, id, NO_PARAMS),
+    new RequestInfo(request, target, id, NO_PARAMS, state.clientAddress, env),
     env,
     executionContext,
     state.limits,
@@ -81,7 +81,7 @@ function refuse(
   env: unknown,
   executionContext: ExecutionContext | undefined,
 ): Response {
-  const info = new RequestInfo(request, INVALID_TARGET, id, NO_PARAMS);
+  const info = new RequestInfo(request, INVALID_TARGET, id, NO_PARAMS, state.clientAddress, env);
   const ctx = new Context(info, env, executionContext, state.limits);
   ctx.response.headers.set("connection", "close");
   renderDefault(state, ctx, badRequestError(reason));

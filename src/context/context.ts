@@ -87,6 +87,8 @@ export interface CreateContextOptions<TEnv = RegisteredEnv> {
   readonly pathParams?: Record<string, string>;
   /** Runtime bindings. */
   readonly env?: TEnv;
+  /** The client's address (`ctx.request.ip`). */
+  readonly ip?: string;
   /** The request id; a random UUID v4 when left out. */
   readonly id?: string;
   /** Limits; the safe defaults when left out. */
@@ -110,6 +112,13 @@ export function createContext<TEnv = RegisteredEnv>(
   if (typeof target === "string") throw new TypeError(target);
   const pathParams = dictionary<string>();
   for (const [name, value] of Object.entries(options.pathParams ?? {})) pathParams[name] = value;
-  const info = new RequestInfo(request, target, options.id ?? randomUUID(), pathParams);
+  const ip = options.ip;
+  const info = new RequestInfo(
+    request,
+    target,
+    options.id ?? randomUUID(),
+    pathParams,
+    ip === undefined ? undefined : () => ip,
+  );
   return new Context(info, options.env as TEnv, options.executionContext, options.limits ?? defaultLimits);
 }

@@ -2,6 +2,9 @@ import { toStandardRequest } from "../fast-path/fast-path.ts";
 import type { RequestTarget } from "../http/request-target.ts";
 import type { Dictionary } from "./dictionary.ts";
 
+/** How the app finds a request's client address (the peer, or what trusted proxies say). */
+export type AddressLookup = (request: Request, env: unknown) => string | undefined;
+
 /** The request as a handler sees it: the standard `Request` plus what routing found. */
 export class RequestInfo {
   /** The object the runtime handed to `fetch` (a stand-in on the Node adapter). */
@@ -20,10 +23,20 @@ export class RequestInfo {
   pathParams: Record<string, string>;
 
   readonly #rewritten: boolean;
+  readonly #lookup: AddressLookup | undefined;
+  readonly #env: unknown;
   #raw: Request | undefined = undefined;
+  #ip: string | undefined | null = null;
 
   /** Wraps a request whose target was checked; `pathParams` are set by the router. */
-  constructor(source: Request, target: RequestTarget, id: string, pathParams: Dictionary<string>) {
+  constructor(
+    source: Request,
+    target: RequestTarget,
+    id: string,
+    pathParams: Dictionary<string>,
+    lookup?: AddressLookup,
+    env?: unknown,
+  ) {
     this.source = source;
     this.method = source.method;
     this.url = target.url;
@@ -32,6 +45,19 @@ export class RequestInfo {
     this.id = id;
     this.pathParams = pathParams;
     this.#rewritten = target.rewritten;
+    this.#lookup = lookup;
+    this.#env = env;
+  }
+
+  /**
+   * The client's IP address: the connection's peer (Node's socket, Bun's `requestIP`, Deno's
+   * `remoteAddr`, Workers' `CF-Connecting-IP`), or, when the peer is one of the app's `trustProxy`
+   * addresses, the first untrusted hop of `X-Forwarded-For`/`Forwarded`. IPv4-mapped IPv6 reads as
+   * IPv4. `undefined` when nothing tells it (`app.request()` in tests).
+   */
+  get ip(): string | undefined {
+    if (this.#ip === null) this.#ip = this.#lookup?.(this.source, this.#env);
+    return this.#ip;
   }
 
   /**

@@ -60,6 +60,11 @@ export abstract class FastRequest {
     return this.#bodyRead || (this.#real?.bodyUsed ?? false);
   }
 
+  /** The address of the connection's other end, when the adapter knows it. */
+  peer(): string | undefined {
+    return undefined;
+  }
+
   /** The Host header, without building the headers. */
   host(): string | null {
     return this.#host;
@@ -218,6 +223,11 @@ export function hostOf(request: Request): string | null {
   return request instanceof FastRequest
     ? (request as unknown as FastRequest).host()
     : request.headers.get("host");
+}
+
+/** The peer address a server adapter's stand-in knows (`undefined` for any other request). */
+export function peerOf(request: Request): string | undefined {
+  return request instanceof FastRequest ? (request as unknown as FastRequest).peer() : undefined;
 }
 
 /** True when the request came from an adapter that writes responses from their parts. */

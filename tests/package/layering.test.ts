@@ -6,8 +6,9 @@ import { fileURLToPath } from "node:url";
 
 // Imports go one way (ARCHITECTURE.md): a module imports from its own folder or from a lower layer,
 // never from a higher one or from a sibling on its layer. Shared contracts live low.
-// Each runtime's websocket shim (`src/adapters/<runtime>-upgrade.ts`) lives beside its adapter but is
-// a layer of its own: the app's runtime table uses it, and it uses only `ws` and below.
+// Each runtime's websocket shim (`src/adapters/<runtime>-upgrade.ts`) and the peer lookups (`peers.ts`)
+// live beside the adapters but are a layer of their own: the app's runtime table uses them, and they use
+// only `ws` and below.
 const LAYERS: readonly (readonly string[])[] = [
   ["http", "schema", "fast-path"],
   ["view"],
@@ -22,7 +23,11 @@ const LAYERS: readonly (readonly string[])[] = [
   ["adapters"],
 ];
 const layerOf = (file: string): string =>
-  /^adapters\/[\w-]+-upgrade\.ts$/.test(file) ? "shims" : file.includes("/") ? file.split("/")[0]! : "(root)";
+  /^adapters\/([\w-]+-upgrade|peers)\.ts$/.test(file)
+    ? "shims"
+    : file.includes("/")
+      ? file.split("/")[0]!
+      : "(root)";
 
 const src = fileURLToPath(new URL("../../src/", import.meta.url));
 const levelOf = (folder: string): number => LAYERS.findIndex((layer) => layer.includes(folder));

@@ -94,6 +94,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "SocketReadyState",
       "SourceDeclaration",
       "SourceParam",
+      "TrustProxyOptions",
       "View",
       "ViewConstructor",
       "ViewRenderers",

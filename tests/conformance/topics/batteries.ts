@@ -6,9 +6,9 @@ import type { Topic } from "../suite.ts";
 
 const SECRETS = ["conformance-secret-at-least-32-chars", "older-conformance-secret-32-chars-x"];
 
-/** The batteries on every runtime: cookies (Web Crypto signatures included) and `html`. */
+/** The batteries on every runtime: cookies (Web Crypto signatures included), `html`, `ctx.request.ip`. */
 export const batteries: Topic = {
-  name: "Batteries: cookies, signed cookies, html",
+  name: "Batteries: cookies, signed cookies, html, the client address",
   routes(app) {
     app.get("/b/cookie", (ctx) => {
       setCookie(ctx, "__Host-theme", getCookie(ctx, "theme") ?? "none");
@@ -20,6 +20,9 @@ export const batteries: Topic = {
     app.get("/b/verify", async (ctx) => {
       ctx.response.write(String(await getSignedCookie(ctx, "session", SECRETS)));
     });
+    app.get("/b/ip", (ctx) => {
+      ctx.response.write(String(ctx.request.ip));
+    });
     app.get("/b/html", (ctx) => {
       ctx.response.headers.set("content-type", "text/html; charset=utf-8");
       ctx.response.write(
@@ -28,6 +31,14 @@ export const batteries: Topic = {
     });
   },
   cases: [
+    {
+      name: "ctx.request.ip: the peer's address on every server; X-Forwarded-For ignored without trustProxy",
+      async run(c) {
+        // workerd reads CF-Connecting-IP, which Cloudflare's edge sets (Miniflare sets it too).
+        const expected = c.runtime === "in-process" ? "undefined" : "127.0.0.1";
+        await expectText(c, "/b/ip", 200, expected, { headers: { "x-forwarded-for": "203.0.113.7" } });
+      },
+    },
     {
       name: "cookies: read from the request, set with safe defaults and prefix rules, values encoded",
       async run(c) {

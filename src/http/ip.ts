@@ -1,0 +1,122 @@
+// Client addresses: strict parsing (no `127.1`, `0x7f.0.0.1` or leading zeros: GHSA-r354-f388-2fhh),
+// CIDR ranges, and the walk through `X-Forwarded-For`/`Forwarded` that stops at the first hop not run
+// by a trusted proxy (anything to its left was written by the client and proves nothing).
+
+const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/**
+ * The canonical form of an IP address, or `undefined` when it is not one: IPv4 as dotted decimal,
+ * IPv6 compressed in lower case (a zone is dropped), IPv4-mapped IPv6 (`::ffff:1.2.3.4`) as IPv4.
+ */
+export function canonicalAddress(text: string): string | undefined {
+  if (IPV4.test(text)) return text;
+  if (!text.includes(":") || !/^[0-9A-Fa-f:.]+(?:%[\w.-]+)?$/.test(text)) return undefined;
+  const zone = text.indexOf("%");
+  let host: string;
+  try {
+    host = new URL(`http://[${zone < 0 ? text : text.slice(0, zone)}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+  if (mapped) {
+    const high = Number.parseInt(mapped[1]!, 16);
+    const low = Number.parseInt(mapped[2]!, 16);
+    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  }
+  return host;
+}
+
+// An address as 16 bytes (IPv4 as its mapped IPv6 form), for range checks.
+function toBytes(address: string): Uint8Array {
+  const bytes = new Uint8Array(16);
+  if (IPV4.test(address)) {
+    bytes[10] = 0xff;
+    bytes[11] = 0xff;
+    address.split(".").forEach((part, i) => {
+      bytes[12 + i] = Number(part);
+    });
+    return bytes;
+  }
+  const [head = "", tail] = address.split("::");
+  const headGroups = head === "" ? [] : head.split(":");
+  const tailGroups = tail === undefined || tail === "" ? [] : tail.split(":");
+  const groups = [
+    ...headGroups,
+    ...Array(8 - headGroups.length - tailGroups.length).fill("0"),
+    ...tailGroups,
+  ];
+  groups.forEach((group, i) => {
+    const value = Number.parseInt(group, 16);
+    bytes[i * 2] = value >> 8;
+    bytes[i * 2 + 1] = value & 255;
+  });
+  return bytes;
+}
+
+/** A test for addresses in any of these ranges (`10.0.0.0/8`, `::1`, `2001:db8::/32`…); throws on a bad one. */
+export function addressMatcher(ranges: readonly string[]): (address: string) => boolean {
+  const compiled = ranges.map((range) => {
+    const slash = range.indexOf("/");
+    const address = canonicalAddress(slash < 0 ? range : range.slice(0, slash));
+    const v4 = address !== undefined && IPV4.test(address);
+    const bits = slash < 0 ? (v4 ? 32 : 128) : Number(range.slice(slash + 1));
+    if (address === undefined || !Number.isInteger(bits) || bits < 0 || bits > (v4 ? 32 : 128)) {
+      throw new TypeError(`Invalid address or range ${JSON.stringify(range)}`);
+    }
+    return { bytes: toBytes(address), prefix: v4 ? bits + 96 : bits };
+  });
+  return (address) => {
+    const bytes = toBytes(address);
+    return compiled.some(({ bytes: base, prefix }) => {
+      for (let bit = 0; bit < prefix; bit += 8) {
+        const mask = prefix - bit >= 8 ? 0xff : (0xff << (8 - (prefix - bit))) & 0xff;
+        if ((bytes[bit >> 3]! & mask) !== (base[bit >> 3]! & mask)) return false;
+      }
+      return true;
+    });
+  };
+}
+
+/** Which header trusted proxies write. */
+export type ProxyHeader = "x-forwarded-for" | "forwarded";
+
+// The hops a header lists, left (client) to right (nearest proxy); `undefined` for one that is no address.
+function hops(headers: Headers, header: ProxyHeader): (string | undefined)[] {
+  const value = headers.get(header);
+  if (value === null) return [];
+  if (header === "x-forwarded-for") return value.split(",").map((hop) => canonicalAddress(hop.trim()));
+  // RFC 7239: `for=192.0.2.1;proto=https, for="[2001:db8::1]:4711"`.
+  return value.split(",").map((element) => {
+    const pair = element.split(";").find((part) => part.trim().toLowerCase().startsWith("for="));
+    if (pair === undefined) return undefined;
+    let node = pair.trim().slice(4).trim();
+    if (node.startsWith('"') && node.endsWith('"')) node = node.slice(1, -1);
+    const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(node);
+    if (bracketed) return canonicalAddress(bracketed[1]!);
+    return canonicalAddress(node.replace(/:\d+$/, ""));
+  });
+}
+
+/**
+ * The client's address: the peer's (canonical), unless the peer is a trusted proxy; then the
+ * header's hops are walked from the right while they are trusted, and the first untrusted one is the
+ * client (the request's headers are read only then).
+ */
+export function clientAddress(
+  peer: string | undefined,
+  request: { readonly headers: Headers },
+  trusted: ((address: string) => boolean) | undefined,
+  header: ProxyHeader,
+): string | undefined {
+  let client = peer === undefined ? undefined : (canonicalAddress(peer) ?? peer);
+  if (trusted === undefined || client === undefined || !trusted(client)) return client;
+  const list = hops(request.headers, header);
+  for (let i = list.length - 1; i >= 0; i--) {
+    const hop = list[i];
+    if (hop === undefined) return client;
+    client = hop;
+    if (!trusted(hop)) return hop;
+  }
+  return client;
+}
