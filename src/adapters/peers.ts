@@ -1,9 +1,10 @@
-// Where each runtime tells the address of the connection's other end. One function per runtime,
-// tried in order by the app (`app/runtimes.ts`), beside the runtimes' websocket shims.
+// Where each runtime tells the address of the connection's other end (one function per runtime, tried
+// in order by the app, `app/runtimes.ts`), and how a long-lived response stops its idle timeout.
 import { peerOf } from "../fast-path/fast-path.ts";
 
 interface BunServer {
   requestIP(request: Request): { address: string } | null;
+  timeout(request: Request, seconds: number): void;
 }
 
 interface DenoServeInfo {
@@ -37,4 +38,11 @@ export function denoPeer(_request: Request, env: unknown): string | undefined {
 /** On Cloudflare's network, the edge sets `CF-Connecting-IP` (a self-hosted workerd passes the client's). */
 export function workersPeer(request: Request): string | undefined {
   return onWorkers ? (request.headers.get("cf-connecting-ip") ?? undefined) : undefined;
+}
+
+/** Bun closes a connection idle for 10 s by default: `server.timeout(request, 0)` lifts that for one request. */
+export function bunKeepOpen(request: Request, env: unknown): void {
+  const server = env as Partial<BunServer> | null | undefined;
+  if (typeof server?.timeout === "function" && typeof server.requestIP === "function")
+    server.timeout(request, 0);
 }

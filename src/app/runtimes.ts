@@ -1,6 +1,6 @@
 import { bunUpgrade } from "../adapters/bun-upgrade.ts";
 import { denoUpgrade } from "../adapters/deno-upgrade.ts";
-import { adapterPeer, bunPeer, denoPeer, workersPeer } from "../adapters/peers.ts";
+import { adapterPeer, bunKeepOpen, bunPeer, denoPeer, workersPeer } from "../adapters/peers.ts";
 import { workersUpgrade } from "../adapters/workers-upgrade.ts";
 import { attachedShim, type UpgradeShim } from "../ws/shims.ts";
 
@@ -41,4 +41,12 @@ export function peerAddress(request: Request, env: unknown): string | undefined 
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * Keeps a long-lived response (an event stream) from the runtime's idle timeout: Bun's 10 s default.
+ * Node's, Deno's and workerd's servers do not time out a response that is being streamed.
+ */
+export function keepOpen(request: Request, env: unknown): void {
+  bunKeepOpen(request, env);
 }

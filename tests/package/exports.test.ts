@@ -7,7 +7,7 @@ const read = (file: string): Record<string, unknown> =>
 const pkg = read("package.json");
 const deno = read("deno.json");
 const jsr = read("jsr.json");
-const ENTRY_POINTS = [".", "./node", "./bun", "./deno", "./workers", "./cookie"];
+const ENTRY_POINTS = [".", "./node", "./bun", "./deno", "./workers", "./cookie", "./sse"];
 
 test("package.json, deno.json and jsr.json agree on version, license and entry points", () => {
   assert.equal(pkg.name, "portico");
@@ -57,11 +57,21 @@ test("the runtime dependencies are the chosen two", () => {
 });
 
 test("the core imports no runtime-specific API", () => {
-  const files = ["app", "context", "cookie", "endpoint", "errors", "params", "router", "view", "ws"].flatMap(
-    (dir) =>
-      readdirSync(new URL(`../../src/${dir}`, import.meta.url))
-        .filter((file) => file.endsWith(".ts"))
-        .map((file) => `src/${dir}/${file}`),
+  const files = [
+    "app",
+    "context",
+    "cookie",
+    "endpoint",
+    "errors",
+    "params",
+    "router",
+    "sse",
+    "view",
+    "ws",
+  ].flatMap((dir) =>
+    readdirSync(new URL(`../../src/${dir}`, import.meta.url))
+      .filter((file) => file.endsWith(".ts"))
+      .map((file) => `src/${dir}/${file}`),
   );
   for (const file of files) {
     const source = readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");

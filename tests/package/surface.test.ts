@@ -112,6 +112,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     values: ["deleteCookie", "getCookie", "getSignedCookie", "setCookie", "setSignedCookie"],
     types: ["CookieContext", "CookieOptions", "CookieSecrets"],
   },
+  "./sse": { values: ["sse"], types: ["SSEOptions", "SSEStream", "ServerSentEvent"] },
 };
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
