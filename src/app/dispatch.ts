@@ -58,7 +58,7 @@ function findRoute(state: AppState, ctx: Context): AppRoute {
       (state.hasWebSockets && method === "GET" && isUpgradeRequest(ctx.request.headers)
         ? state.table.find(WS_METHOD, path)
         : undefined) ?? state.table.find(method, path);
-    if (found === undefined) return state.unmatched;
+    if (found === undefined) return unmatchedRoute(state, path);
     ctx.request.pathParams = found.params;
     return found.route;
   } catch (error) {
@@ -70,6 +70,16 @@ function findRoute(state: AppState, ctx: Context): AppRoute {
       },
     };
   }
+}
+
+// A path routed for other methods is answered (405, 426, OPTIONS) inside the middleware of its own
+// routes' scopes, so that a namespace's middleware (its CORS preflights, say) sees it too.
+function unmatchedRoute(state: AppState, path: string): AppRoute {
+  for (const method of state.table.methodsFor(path)) {
+    const other = state.table.find(method, path);
+    if (other !== undefined) return { scopes: other.route.scopes, run: state.unmatched.run };
+  }
+  return state.unmatched;
 }
 
 // A request whose method, Host or target is invalid never reaches middleware or routes.

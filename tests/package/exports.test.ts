@@ -7,7 +7,7 @@ const read = (file: string): Record<string, unknown> =>
 const pkg = read("package.json");
 const deno = read("deno.json");
 const jsr = read("jsr.json");
-const ENTRY_POINTS = [".", "./node", "./bun", "./deno", "./workers", "./cookie", "./sse"];
+const ENTRY_POINTS = [".", "./node", "./bun", "./deno", "./workers", "./cookie", "./sse", "./middleware"];
 
 test("package.json, deno.json and jsr.json agree on version, license and entry points", () => {
   assert.equal(pkg.name, "portico");

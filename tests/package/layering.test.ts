@@ -19,7 +19,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["shims"],
   ["router"],
   ["app"],
-  ["cookie", "sse"],
+  ["cookie", "sse", "middleware"],
   ["adapters"],
 ];
 const layerOf = (file: string): string =>

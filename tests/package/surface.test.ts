@@ -113,6 +113,10 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     types: ["CookieContext", "CookieOptions", "CookieSecrets"],
   },
   "./sse": { values: ["sse"], types: ["SSEOptions", "SSEStream", "ServerSentEvent"] },
+  "./middleware": {
+    values: ["CrossSiteRequestRefused", "NONCE", "cors", "cspNonce", "csrf", "secureHeaders"],
+    types: ["CorsOptions", "CspSource", "CsrfOptions", "DeclaringMiddleware", "SecureHeadersOptions"],
+  },
 };
 
 const root = fileURLToPath(new URL("../../", import.meta.url));

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { getCookie, getSignedCookie, setCookie, setSignedCookie } from "../../../src/cookie/mod.ts";
+import { cors, csrf, NONCE, secureHeaders } from "../../../src/middleware/mod.ts";
 import { html } from "../../../src/mod.ts";
 import { sse } from "../../../src/sse/mod.ts";
 import { expectText } from "../helpers.ts";
@@ -10,7 +11,7 @@ const SECRETS = ["conformance-secret-at-least-32-chars", "older-conformance-secr
 
 /** The batteries on every runtime: cookies (Web Crypto signatures included), `html`, `ctx.request.ip`. */
 export const batteries: Topic = {
-  name: "Batteries: cookies, signed cookies, html, the client address, server-sent events",
+  name: "Batteries: middleware, cookies, signed cookies, html, the client address, server-sent events",
   routes(app) {
     app.get("/b/cookie", (ctx) => {
       setCookie(ctx, "__Host-theme", getCookie(ctx, "theme") ?? "none");
@@ -42,6 +43,12 @@ export const batteries: Topic = {
     app.get("/b/sse-ended", (ctx) => {
       ctx.response.write(String(streamsEnded.has(ctx.request.query)));
     });
+    app.on("/b/mw", (r) => {
+      r.use(secureHeaders({ contentSecurityPolicy: { scriptSrc: ["'self'", NONCE] } }));
+      r.use(cors({ origin: ["https://app.example"], credentials: true }));
+      r.use(csrf());
+      r.post("/transfer", (ctx) => ctx.response.write("done"));
+    });
     app.get("/b/ip", (ctx) => {
       ctx.response.write(String(ctx.request.ip));
     });
@@ -53,6 +60,41 @@ export const batteries: Topic = {
     });
   },
   cases: [
+    {
+      name: "middleware: secure headers with a nonce, a CORS preflight, a CSRF refusal (403) and a same-origin pass",
+      async run(c) {
+        const preflight = await c.fetch("/b/mw/transfer", {
+          method: "OPTIONS",
+          headers: { origin: "https://app.example", "access-control-request-method": "POST" },
+        });
+        assert.equal(preflight.status, 204);
+        assert.equal(preflight.headers.get("access-control-allow-origin"), "https://app.example");
+        assert.equal(preflight.headers.get("access-control-allow-credentials"), "true");
+        assert.match(
+          preflight.headers.get("content-security-policy") ?? "",
+          /^script-src 'self' 'nonce-[\w+/]{22}=='$/,
+        );
+        await expectText(
+          c,
+          "/b/mw/transfer",
+          403,
+          "403 Cross Site Request Refused — Cross-site request refused: this action must come from the site itself",
+          {
+            method: "POST",
+            headers: { "sec-fetch-site": "cross-site", "content-type": "APPLICATION/X-WWW-FORM-URLENCODED" },
+            body: "a=1",
+          },
+        );
+        const ok = await expectText(c, "/b/mw/transfer", 200, "done", {
+          method: "POST",
+          headers: { "sec-fetch-site": "same-origin", origin: "https://evil.example" },
+          body: "a=1",
+        });
+        assert.equal(ok.headers.get("x-content-type-options"), "nosniff");
+        assert.equal(ok.headers.get("access-control-allow-origin"), null);
+        assert.equal(ok.headers.get("vary"), "Origin");
+      },
+    },
     {
       name: "sse: events resume from Last-Event-ID; the server notices the client going away",
       async run(c) {

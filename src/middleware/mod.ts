@@ -1,0 +1,22 @@
+/**
+ * Middleware for what every app needs, on web standards only (the same code on every runtime), with
+ * safe defaults: `cors`, `csrf` (a declared 403), `secureHeaders` (with a per-request CSP nonce).
+ *
+ * @example
+ * import { cors, csrf, secureHeaders } from "portico/middleware";
+ * app.use(secureHeaders());
+ * app.use(cors({ origin: ["https://app.example"] }));
+ * app.use(csrf());
+ *
+ * @module
+ */
+
+export { type CorsOptions, cors } from "./cors.ts";
+export { CrossSiteRequestRefused, type CsrfOptions, csrf, type DeclaringMiddleware } from "./csrf.ts";
+export {
+  type CspSource,
+  cspNonce,
+  NONCE,
+  type SecureHeadersOptions,
+  secureHeaders,
+} from "./secure-headers.ts";
