@@ -45,8 +45,8 @@ export class Context<TEnv = RegisteredEnv> {
   readonly response: ResponseState = new ResponseState();
   /** The runtime's bindings (Workers `env`; `undefined` elsewhere unless the adapter passes some). */
   readonly env: TEnv;
-  /** The app's limits, which params parsing and websockets enforce. */
-  readonly limits: Limits;
+  /** The limits params parsing, `readBody` and websockets enforce: the app's, or a `bodyLimit()`'s for its routes. */
+  limits: Limits;
   /** The error being rescued, once one was thrown (middleware can see it after `await next()`). */
   error: unknown = undefined;
   readonly #executionContext: ExecutionContext | undefined;

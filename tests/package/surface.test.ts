@@ -114,8 +114,26 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   },
   "./sse": { values: ["sse"], types: ["SSEOptions", "SSEStream", "ServerSentEvent"] },
   "./middleware": {
-    values: ["CrossSiteRequestRefused", "NONCE", "cors", "cspNonce", "csrf", "secureHeaders"],
-    types: ["CorsOptions", "CspSource", "CsrfOptions", "DeclaringMiddleware", "SecureHeadersOptions"],
+    values: [
+      "CrossSiteRequestRefused",
+      "NONCE",
+      "PayloadTooLarge",
+      "bodyLimit",
+      "cors",
+      "cspNonce",
+      "csrf",
+      "logger",
+      "secureHeaders",
+    ],
+    types: [
+      "CorsOptions",
+      "CspSource",
+      "CsrfOptions",
+      "DeclaringMiddleware",
+      "LogEntry",
+      "LoggerOptions",
+      "SecureHeadersOptions",
+    ],
   },
 };
 

@@ -1,0 +1,61 @@
+import type { Middleware } from "../context/handler.ts";
+
+/** One request, as {@link logger} reports it. */
+export interface LogEntry {
+  /** When the request arrived (ISO 8601). */
+  readonly time: string;
+  /** The request id (`X-Request-Id`). */
+  readonly id: string;
+  /** The request method. */
+  readonly method: string;
+  /** The path, without the query string (which may carry secrets). */
+  readonly path: string;
+  /** The response status. */
+  readonly status: number;
+  /** Milliseconds until the response was ready (a streamed body may go on after). */
+  readonly durationMs: number;
+  /** The client's address, when known. */
+  readonly ip?: string;
+  /** The name of the error that was rescued, if any. */
+  readonly error?: string;
+}
+
+/** Options of {@link logger}. */
+export interface LoggerOptions {
+  /** Where each entry goes. Default: one JSON line on the console. */
+  readonly sink?: (entry: LogEntry) => void;
+}
+
+const jsonLine = (entry: LogEntry): void => console.log(JSON.stringify(entry));
+
+/**
+ * One structured entry per request: time, id, method, path, status, duration, client address and
+ * the rescued error's name. Put it first (`app.use(logger())`) to time everything after it.
+ *
+ * @example
+ * app.use(logger({ sink: (entry) => myLogger.info(entry) }));
+ */
+export function logger(options: LoggerOptions = {}): Middleware<unknown> {
+  const sink = options.sink ?? jsonLine;
+  return async (ctx, next) => {
+    const time = new Date();
+    const start = performance.now();
+    try {
+      await next();
+    } finally {
+      const request = ctx.request;
+      const error = ctx.error;
+      const entry: { -readonly [K in keyof LogEntry]: LogEntry[K] } = {
+        time: time.toISOString(),
+        id: request.id,
+        method: request.method,
+        path: request.path,
+        status: ctx.response.raw?.status ?? ctx.response.status,
+        durationMs: Math.round((performance.now() - start) * 1000) / 1000,
+      };
+      if (request.ip !== undefined) entry.ip = request.ip;
+      if (error !== undefined) entry.error = error instanceof Error ? error.name : typeof error;
+      sink(entry);
+    }
+  };
+}
