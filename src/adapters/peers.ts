@@ -1,7 +1,5 @@
 // Where each runtime tells the address of the connection's other end (one function per runtime, tried
 // in order by the app, `app/runtimes.ts`), and how a long-lived response stops its idle timeout.
-import { peerOf } from "../fast-path/fast-path.ts";
-
 interface BunServer {
   requestIP(request: Request): { address: string } | null;
   timeout(request: Request, seconds: number): void;
@@ -14,11 +12,6 @@ interface DenoServeInfo {
 const onWorkers =
   (globalThis as { WebSocketPair?: unknown }).WebSocketPair !== undefined &&
   (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers";
-
-/** Server adapters that wrap the request (Node) know the socket. */
-export function adapterPeer(request: Request): string | undefined {
-  return peerOf(request);
-}
 
 /** Bun passes its server as `fetch`'s second argument: `server.requestIP(request)`. */
 export function bunPeer(request: Request, env: unknown): string | undefined {

@@ -1,7 +1,8 @@
 import { bunUpgrade } from "../adapters/bun-upgrade.ts";
 import { denoUpgrade } from "../adapters/deno-upgrade.ts";
-import { adapterPeer, bunKeepOpen, bunPeer, denoPeer, workersPeer } from "../adapters/peers.ts";
+import { bunKeepOpen, bunPeer, denoPeer, workersPeer } from "../adapters/peers.ts";
 import { workersUpgrade } from "../adapters/workers-upgrade.ts";
+import { peerOf } from "../fast-path/fast-path.ts";
 import { attachedShim, type UpgradeShim } from "../ws/shims.ts";
 
 /**
@@ -15,32 +16,33 @@ const RUNTIMES: readonly {
   readonly runtime: string;
   readonly shim: (request: Request, env: unknown) => UpgradeShim | undefined;
   readonly peer: (request: Request, env: unknown) => string | undefined;
+  /** Lifts the runtime's idle timeout for one long-lived response, where it has one. */
+  readonly keepOpen?: (request: Request, env: unknown) => void;
 }[] = [
-  { runtime: "Bun", shim: bunUpgrade, peer: bunPeer },
+  { runtime: "Bun", shim: bunUpgrade, peer: bunPeer, keepOpen: bunKeepOpen },
   { runtime: "Deno", shim: denoUpgrade, peer: denoPeer },
   { runtime: "Workers", shim: workersUpgrade, peer: workersPeer },
 ];
 
-/** The upgrade shim for this request on this runtime, or `undefined` where websockets cannot be accepted. */
-export function upgradeShimFor(request: Request, env: unknown): UpgradeShim | undefined {
-  const attached = attachedShim(request);
-  if (attached !== undefined) return attached;
-  for (const { shim } of RUNTIMES) {
-    const found = shim(request, env);
-    if (found !== undefined) return found;
+// The first runtime's answer (each one answers only for its own runtime).
+function firstAnswer<TAnswer>(
+  ask: (row: (typeof RUNTIMES)[number]) => TAnswer | undefined,
+): TAnswer | undefined {
+  for (const row of RUNTIMES) {
+    const answer = ask(row);
+    if (answer !== undefined) return answer;
   }
   return undefined;
 }
 
+/** The upgrade shim for this request on this runtime, or `undefined` where websockets cannot be accepted. */
+export function upgradeShimFor(request: Request, env: unknown): UpgradeShim | undefined {
+  return attachedShim(request) ?? firstAnswer(({ shim }) => shim(request, env));
+}
+
 /** The address of the connection's other end, as the server adapter or the runtime reports it. */
 export function peerAddress(request: Request, env: unknown): string | undefined {
-  const known = adapterPeer(request);
-  if (known !== undefined) return known;
-  for (const { peer } of RUNTIMES) {
-    const found = peer(request, env);
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  return peerOf(request) ?? firstAnswer(({ peer }) => peer(request, env));
 }
 
 /**
@@ -48,5 +50,5 @@ export function peerAddress(request: Request, env: unknown): string | undefined 
  * Node's, Deno's and workerd's servers do not time out a response that is being streamed.
  */
 export function keepOpen(request: Request, env: unknown): void {
-  bunKeepOpen(request, env);
+  for (const row of RUNTIMES) row.keepOpen?.(request, env);
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from "../context/handler.ts";
 import { defineError, type ErrorClass } from "../errors/define-error.ts";
-import type { DeclaringMiddleware } from "./csrf.ts";
+import { type DeclaringMiddleware, declaring } from "./declaring.ts";
 
 /** The error a body over the limit gets (413; the connection then closes). */
 export const PayloadTooLarge: ErrorClass<undefined> = defineError("PayloadTooLarge", 413, {
@@ -32,5 +32,5 @@ export function bodyLimit(
     }
     return next();
   };
-  return Object.assign(middleware, { errors: Object.freeze({ PayloadTooLarge }) });
+  return declaring(middleware, { PayloadTooLarge });
 }

@@ -1,6 +1,7 @@
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
 import { defineError, type ErrorClass } from "../errors/define-error.ts";
+import { type DeclaringMiddleware, declaring } from "./declaring.ts";
 
 /** The error {@link csrf} refuses a request with (403). */
 export const CrossSiteRequestRefused: ErrorClass<undefined> = defineError("CrossSiteRequestRefused", 403, {
@@ -14,9 +15,6 @@ export interface CsrfOptions {
   /** Accept `Sec-Fetch-Site: same-site` (sibling subdomains). Default `false`. */
   readonly allowSameSite?: boolean;
 }
-
-/** Middleware that may refuse requests with declared errors (listed in the OpenAPI document). */
-export type DeclaringMiddleware<TErrors> = Middleware<unknown> & { readonly errors: TErrors };
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -52,5 +50,5 @@ export function csrf(options: CsrfOptions = {}): DeclaringMiddleware<{
     if (SAFE.has(ctx.request.method) || check(ctx)) return next();
     throw new CrossSiteRequestRefused();
   };
-  return Object.assign(middleware, { errors: Object.freeze({ CrossSiteRequestRefused }) });
+  return declaring(middleware, { CrossSiteRequestRefused });
 }

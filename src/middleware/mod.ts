@@ -14,7 +14,8 @@
 
 export { bodyLimit, PayloadTooLarge } from "./body-limit.ts";
 export { type CorsOptions, cors } from "./cors.ts";
-export { CrossSiteRequestRefused, type CsrfOptions, csrf, type DeclaringMiddleware } from "./csrf.ts";
+export { CrossSiteRequestRefused, type CsrfOptions, csrf } from "./csrf.ts";
+export type { DeclaringMiddleware } from "./declaring.ts";
 export { type LogEntry, type LoggerOptions, logger } from "./logger.ts";
 export {
   type CspSource,

@@ -98,7 +98,6 @@ export const batteries: Topic = {
     {
       name: "sse: events resume from Last-Event-ID; the server notices the client going away",
       async run(c) {
-        if (c.runtime === "in-process") return;
         const key = `s${Math.random()}`;
         const aborter = new AbortController();
         const res = await c.fetch("/b/sse", {
