@@ -34,7 +34,7 @@ export type {
 export { defaultLimits, type Limits } from "./context/limits.ts";
 export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
-export type { ResponseBody, ResponseState } from "./context/response-state.ts";
+export type { ResponseBody, ResponseState, ResponseTransform } from "./context/response-state.ts";
 export type { Socket, SocketMessage, SocketReadyState } from "./context/socket.ts";
 export {
   type CallResult,

@@ -1,5 +1,5 @@
 import type { Context } from "../context/context.ts";
-import type { ResponseBody } from "../context/response-state.ts";
+import type { ResponseBody, ResponseTransform } from "../context/response-state.ts";
 import { FastResponse, writesParts } from "../fast-path/fast-path.ts";
 import { renderView } from "../view/render-view.ts";
 import { wasUpgraded } from "../ws/upgrade.ts";
@@ -7,6 +7,7 @@ import type { AppState } from "./app-state.ts";
 import { lastResortResponse, rescue } from "./rescue.ts";
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+const encoder = new TextEncoder();
 // Fetch's Headers accept control characters that HTTP forbids in a field value (RFC 9110 §5.5); each
 // runtime then does its own thing with them (Node throws, Bun sends them, Deno stops answering).
 function holdsControlCharacter(value: string): boolean {
@@ -27,10 +28,36 @@ const SWITCHED = new FastResponse({ status: 101, headers: {}, body: null }) as u
 export function respond(state: AppState, ctx: Context): Response | Promise<Response> {
   if (state.hasWebSockets && wasUpgraded(ctx)) return SWITCHED;
   try {
+    const transforms = ctx.response.transforms;
+    if (transforms !== undefined) return transformed(state, ctx, transforms);
     return buildResponse(ctx, state.idHeader);
   } catch (error) {
     const rescued = rescue(state, ctx, error);
     return rescued instanceof Promise ? rescued.then(() => lastTry(state, ctx)) : lastTry(state, ctx);
+  }
+}
+
+// The transforms see the full body (HEAD included, so an ETag or encoding matches GET's); a body of
+// known bytes carries its length so they can tell it from a stream.
+async function transformed(
+  state: AppState,
+  ctx: Context,
+  transforms: readonly ResponseTransform[],
+): Promise<Response> {
+  try {
+    let response = buildResponse(ctx, state.idHeader, true);
+    for (let i = transforms.length - 1; i >= 0; i--) response = await transforms[i]!(response, ctx);
+    if (ctx.request.method !== "HEAD" || response.body === null) return response;
+    response.body.cancel().catch(() => {});
+    return new Response(null, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  } catch (error) {
+    if (ctx.response.hasHeaders) ctx.response.headers.delete("content-length");
+    await rescue(state, ctx, error);
+    return lastTry(state, ctx);
   }
 }
 
@@ -50,9 +77,9 @@ function lastTry(state: AppState, ctx: Context): Response {
  * modified: it may be shared between requests), or the view rendered by `Accept`, or the written
  * body; with the request id, and without a body for HEAD.
  */
-export function buildResponse(ctx: Context, idHeader: string): Response {
+export function buildResponse(ctx: Context, idHeader: string, toTransform = false): Response {
   const state = ctx.response;
-  const head = ctx.request.method === "HEAD";
+  const head = !toTransform && ctx.request.method === "HEAD";
   if (state.raw !== undefined) return fromReturned(state.raw, ctx, idHeader, head);
   let body: ResponseBody = state.body;
   let contentType: string | undefined;
@@ -75,17 +102,24 @@ export function buildResponse(ctx: Context, idHeader: string): Response {
   }
   if (head || NULL_BODY_STATUS.has(status)) body = null;
   else if (body instanceof ArrayBuffer) body = new Uint8Array(body);
+  let length: number | undefined;
+  if (toTransform && (typeof body === "string" || body instanceof Uint8Array)) {
+    if (typeof body === "string") body = encoder.encode(body);
+    length = body.byteLength;
+  }
   let headers: Record<string, string> | Headers;
   if (!state.hasHeaders) {
     headers = { [idHeader]: ctx.request.id };
     if (contentType !== undefined) headers["content-type"] = contentType;
     if (vary) headers.vary = "Accept";
+    if (length !== undefined) headers["content-length"] = String(length);
   } else {
     headers = state.headers;
     checkValues(headers);
     headers.set(idHeader, ctx.request.id);
     if (contentType !== undefined) headers.set("content-type", contentType);
     if (vary) appendVary(headers, "Accept");
+    if (length !== undefined) headers.set("content-length", String(length));
   }
   if (
     body === null ||

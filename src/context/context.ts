@@ -51,6 +51,7 @@ export class Context<TEnv = RegisteredEnv> {
   error: unknown = undefined;
   readonly #executionContext: ExecutionContext | undefined;
   #state: RegisteredState | undefined = undefined;
+  #signal: AbortSignal | undefined = undefined;
 
   /** Builds a context; use {@link createContext} in tests. */
   constructor(
@@ -63,6 +64,20 @@ export class Context<TEnv = RegisteredEnv> {
     this.env = env;
     this.#executionContext = executionContext;
     this.limits = limits;
+  }
+
+  /**
+   * Pass it to the I/O a handler starts (`fetch(url, { signal: ctx.signal })`): aborted when the client
+   * goes away, and by a `timeout()` at its deadline (middleware may replace it with one that also
+   * aborts on their own condition; combine with `AbortSignal.any`).
+   */
+  get signal(): AbortSignal {
+    this.#signal ??= this.request.raw.signal;
+    return this.#signal;
+  }
+
+  set signal(signal: AbortSignal) {
+    this.#signal = signal;
   }
 
   /** Per-request data for middleware and handlers to share (typed by `Register["state"]`). */

@@ -1,4 +1,5 @@
 import type { View } from "../view/define-view.ts";
+import type { Context } from "./context.ts";
 
 /** What a response body may be set to. */
 export type ResponseBody =
@@ -10,6 +11,12 @@ export type ResponseBody =
   | URLSearchParams
   | FormData
   | null;
+
+/**
+ * Rewrites the built response (compression, ETags): gets the `Response` with its full body (also for
+ * HEAD; the body is dropped afterwards), returns the one to send.
+ */
+export type ResponseTransform = (response: Response, ctx: Context<unknown>) => Response | Promise<Response>;
 
 const encoder = new TextEncoder();
 
@@ -23,6 +30,7 @@ export class ResponseState {
   raw: Response | undefined = undefined;
   #headers: Headers | undefined = undefined;
   #body: ResponseBody = null;
+  #transforms: ResponseTransform[] | undefined = undefined;
 
   /** The response headers (created on first use). */
   get headers(): Headers {
@@ -33,6 +41,25 @@ export class ResponseState {
   /** True once the headers were touched. Lets the response skip building an empty `Headers`. */
   get hasHeaders(): boolean {
     return this.#headers !== undefined;
+  }
+
+  /**
+   * Rewrites the response once it is built, after every handler and middleware ran: the last one
+   * added (the innermost middleware's) runs first, as `await next()` unwinds. A body whose bytes are
+   * known then carries `Content-Length`; a stream does not. An error a transform throws is rescued
+   * like a handler's, and the error response is sent untransformed.
+   *
+   * @example
+   * ctx.response.transform((response) => { response.headers.set("x-served-by", "a"); return response; });
+   */
+  transform(fn: ResponseTransform): void {
+    this.#transforms ??= [];
+    this.#transforms.push(fn);
+  }
+
+  /** The transforms added, innermost last; `undefined` when none was. */
+  get transforms(): readonly ResponseTransform[] | undefined {
+    return this.#transforms;
   }
 
   /** The body; setting it replaces whatever was written. */

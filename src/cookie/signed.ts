@@ -1,3 +1,4 @@
+import { toBase64Url } from "../http/base64.ts";
 import { type CookieContext, getCookie, setCookie } from "./cookie.ts";
 import type { CookieOptions } from "./serialize.ts";
 
@@ -27,12 +28,6 @@ function secretList(secrets: CookieSecrets): readonly string[] {
   if (list.length === 0) throw new TypeError("Give at least one cookie secret");
   for (const secret of list) keyFor(secret);
   return list;
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {

@@ -40,21 +40,51 @@ export function pickMediaType(accept: string | null, candidates: readonly string
   return best;
 }
 
+/**
+ * Picks the content coding the client accepts with the highest q-value (`Accept-Encoding`, RFC 9110
+ * §12.5.3), ties going to the candidates' order; `*` stands for any coding not listed. Returns
+ * `undefined` when the client accepts none of them (the response is then sent as is).
+ *
+ * @example
+ * pickEncoding("gzip;q=0.5, br", ["br", "gzip"]); // "br"
+ */
+export function pickEncoding(header: string | null, candidates: readonly string[]): string | undefined {
+  if (!header) return undefined;
+  const listed = weighted(header);
+  let best: string | undefined;
+  let bestQ = 0;
+  for (const candidate of candidates) {
+    let q = -1;
+    let any = -1;
+    for (const { token, q: weight } of listed) {
+      if (token === candidate) q = weight;
+      else if (token === "*") any = weight;
+    }
+    if (q === -1) q = any;
+    if (q > bestQ) {
+      best = candidate;
+      bestQ = q;
+    }
+  }
+  return best;
+}
+
 interface MediaRange {
   type: string;
   subtype: string;
   q: number;
 }
 
-const MAX_RANGES = 32;
+const MAX_ITEMS = 32;
 
-function parseAccept(accept: string): MediaRange[] {
-  const ranges: MediaRange[] = [];
-  for (const part of accept.split(",", MAX_RANGES)) {
+// The items of a list header with their q-values (a bad q counts as 0), lower-cased; past 32 items
+// the rest is ignored.
+function weighted(header: string): { token: string; q: number }[] {
+  const items: { token: string; q: number }[] = [];
+  for (const part of header.split(",", MAX_ITEMS)) {
     const params = part.split(";");
-    const mediaType = params[0]!.trim().toLowerCase();
-    const slash = mediaType.indexOf("/");
-    if (slash <= 0) continue;
+    const token = params[0]!.trim().toLowerCase();
+    if (token === "") continue;
     let q = 1;
     for (let i = 1; i < params.length; i++) {
       const param = params[i]!.trim();
@@ -63,7 +93,17 @@ function parseAccept(accept: string): MediaRange[] {
         q = Number.isFinite(value) ? Math.min(Math.max(value, 0), 1) : 0;
       }
     }
-    ranges.push({ type: mediaType.slice(0, slash), subtype: mediaType.slice(slash + 1), q });
+    items.push({ token, q });
+  }
+  return items;
+}
+
+function parseAccept(accept: string): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  for (const { token, q } of weighted(accept)) {
+    const slash = token.indexOf("/");
+    if (slash <= 0) continue;
+    ranges.push({ type: token.slice(0, slash), subtype: token.slice(slash + 1), q });
   }
   return ranges;
 }

@@ -1,7 +1,8 @@
 /**
  * Middleware for what every app needs, on web standards only (the same code on every runtime), with
  * safe defaults: `cors`, `csrf` (a declared 403), `secureHeaders` (with a per-request CSP nonce),
- * `bodyLimit` (a declared 413) and `logger`.
+ * `etag` (304, and a declared 412), `compress`, `bodyLimit` (a declared 413), `timeout` (a declared 503)
+ * and `logger`.
  *
  * @example
  * import { cors, csrf, secureHeaders } from "portico/middleware";
@@ -13,9 +14,11 @@
  */
 
 export { bodyLimit, PayloadTooLarge } from "./body-limit.ts";
+export { type CompressOptions, compress, type Encoding } from "./compress.ts";
 export { type CorsOptions, cors } from "./cors.ts";
 export { CrossSiteRequestRefused, type CsrfOptions, csrf } from "./csrf.ts";
 export type { DeclaringMiddleware } from "./declaring.ts";
+export { type EtagOptions, etag, PreconditionFailed } from "./etag.ts";
 export { type LogEntry, type LoggerOptions, logger } from "./logger.ts";
 export {
   type CspSource,
@@ -24,3 +27,4 @@ export {
   type SecureHeadersOptions,
   secureHeaders,
 } from "./secure-headers.ts";
+export { HandlerTimeout, timeout } from "./timeout.ts";

@@ -1,5 +1,6 @@
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
+import { toBase64Url } from "../http/base64.ts";
 
 /** A CSP source: text, or a function of the request (such as {@link NONCE}). */
 export type CspSource = string | ((ctx: Context<unknown>) => string);
@@ -28,14 +29,14 @@ export interface SecureHeadersOptions {
 const nonces = new WeakMap<object, string>();
 
 /**
- * This request's CSP nonce (base64, 128 random bits), made on first use: put it on inline scripts,
+ * This request's CSP nonce (base64url, 128 random bits), made on first use: put it on inline scripts,
  * `<script nonce="${cspNonce(ctx)}">`.
  */
 export function cspNonce(ctx: Context<unknown>): string {
   let nonce = nonces.get(ctx);
   if (nonce === undefined) {
     const bytes = crypto.getRandomValues(new Uint8Array(16));
-    nonce = btoa(String.fromCharCode(...bytes));
+    nonce = toBase64Url(bytes);
     nonces.set(ctx, nonce);
   }
   return nonce;

@@ -37,7 +37,7 @@ export function startProcess(
     }, STARTUP_TIMEOUT);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
-      const match = /(?:READY|Listening on) (https?:\/\/[^\s/]+)/.exec(output);
+      const match = /(?:READY|[Ll]istening on) (https?:\/\/[^\s/]+)/.exec(output);
       if (!match) return;
       clearTimeout(timer);
       child.stdout.off("data", onData);

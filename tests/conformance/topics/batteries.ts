@@ -1,12 +1,21 @@
 import assert from "node:assert/strict";
 import { getCookie, getSignedCookie, setCookie, setSignedCookie } from "../../../src/cookie/mod.ts";
-import { cors, csrf, NONCE, secureHeaders } from "../../../src/middleware/mod.ts";
+import { compress, cors, csrf, etag, NONCE, secureHeaders, timeout } from "../../../src/middleware/mod.ts";
 import { html } from "../../../src/mod.ts";
 import { sse } from "../../../src/sse/mod.ts";
 import { expectText } from "../helpers.ts";
 import type { Topic } from "../suite.ts";
 
 const streamsEnded = new Set<string>();
+const SSE_PAGE = `<!doctype html><meta charset="utf-8"><title>SSE</title><script>
+window.seen = [];
+const source = new EventSource("/b/sse-drop");
+source.onmessage = (event) => {
+  window.seen.push(event.lastEventId + "|" + event.data);
+  if (window.seen.length >= 9) source.close();
+};
+</script>`;
+const CACHED = "cache me ".repeat(300);
 const SECRETS = ["conformance-secret-at-least-32-chars", "older-conformance-secret-32-chars-x"];
 
 /** The batteries on every runtime: cookies (Web Crypto signatures included), `html`, `ctx.request.ip`. */
@@ -40,6 +49,28 @@ export const batteries: Topic = {
         { heartbeat: 0 },
       ),
     );
+    // For the browser test (tests/browser): three events from Last-Event-ID, then the server ends the
+    // stream; EventSource reconnects 50 ms later with the last id it saw.
+    app.get("/b/sse-drop", (ctx) =>
+      sse(
+        ctx,
+        async (stream) => {
+          const from = Number(stream.lastEventId ?? 0);
+          for (let n = from + 1; n <= from + 3; n++) {
+            await stream.send({
+              id: String(n),
+              data: `${n} after ${stream.lastEventId ?? "none"}`,
+              retry: 50,
+            });
+          }
+        },
+        { heartbeat: 0 },
+      ),
+    );
+    app.get("/b/sse-page", (ctx) => {
+      ctx.response.headers.set("content-type", "text/html; charset=utf-8");
+      ctx.response.write(SSE_PAGE);
+    });
     app.get("/b/sse-ended", (ctx) => {
       ctx.response.write(String(streamsEnded.has(ctx.request.query)));
     });
@@ -48,6 +79,18 @@ export const batteries: Topic = {
       r.use(cors({ origin: ["https://app.example"], credentials: true }));
       r.use(csrf());
       r.post("/transfer", (ctx) => ctx.response.write("done"));
+    });
+    app.on("/b/cached", (r) => {
+      r.use(compress());
+      r.use(etag());
+      r.get("/", (ctx) => ctx.response.write(CACHED));
+    });
+    app.on("/b/deadline", (r) => {
+      r.use(timeout(40));
+      r.get("/", async (ctx) => {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        ctx.response.write(String(ctx.signal.aborted));
+      });
     });
     app.get("/b/ip", (ctx) => {
       ctx.response.write(String(ctx.request.ip));
@@ -72,7 +115,7 @@ export const batteries: Topic = {
         assert.equal(preflight.headers.get("access-control-allow-credentials"), "true");
         assert.match(
           preflight.headers.get("content-security-policy") ?? "",
-          /^script-src 'self' 'nonce-[\w+/]{22}=='$/,
+          /^script-src 'self' 'nonce-[\w-]{22}'$/,
         );
         await expectText(
           c,
@@ -93,6 +136,35 @@ export const batteries: Topic = {
         assert.equal(ok.headers.get("x-content-type-options"), "nosniff");
         assert.equal(ok.headers.get("access-control-allow-origin"), null);
         assert.equal(ok.headers.get("vary"), "Origin");
+      },
+    },
+    {
+      name: "etag + compress: gzip by Accept-Encoding, a weak tag, 304 on If-None-Match; timeout: a declared 503",
+      async run(c) {
+        const res = await c.fetch("/b/cached/", { headers: { "accept-encoding": "gzip" } });
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get("content-encoding"), "gzip");
+        assert.match(res.headers.get("vary") ?? "", /Accept-Encoding/);
+        // fetch decodes the body it gets over the network; app.request() hands over the bytes.
+        const body = c.server ? res.body! : res.body!.pipeThrough(new DecompressionStream("gzip"));
+        assert.equal(await new Response(body).text(), CACHED);
+        const tag = res.headers.get("etag");
+        assert.match(tag ?? "", /^W\/"[\w-]{24}"$/);
+        const again = await c.fetch("/b/cached/", {
+          headers: { "accept-encoding": "gzip", "if-none-match": tag! },
+        });
+        assert.equal(again.status, 304);
+        assert.equal(await again.text(), "");
+        const plain = await c.fetch("/b/cached/", { headers: { "accept-encoding": "identity" } });
+        assert.equal(plain.headers.get("content-encoding"), null);
+        assert.equal(await plain.text(), CACHED);
+        assert.equal(plain.headers.get("etag"), tag!.slice(2), "the same tag, strong without compression");
+        await expectText(
+          c,
+          "/b/deadline/",
+          503,
+          "503 Handler Timeout — The request took longer than 40 ms to handle",
+        );
       },
     },
     {

@@ -1,0 +1,9 @@
+// `deno run --allow-net --allow-env --allow-read examples/chat/deno.ts`, then open the printed URL in
+// two browser tabs.
+import { serve } from "../../src/adapters/deno.ts";
+import { app } from "./app.ts";
+
+declare const Deno: { env: { get(name: string): string | undefined } };
+
+const server = serve(app, { port: Number(Deno.env.get("PORT") ?? 3000) });
+console.log(`Portico chat example listening on ${server.url}`);

@@ -1,0 +1,88 @@
+import type { Context } from "../context/context.ts";
+import type { Middleware } from "../context/handler.ts";
+import { defineError, type ErrorClass } from "../errors/define-error.ts";
+import { toBase64Url } from "../http/base64.ts";
+import { mediaTypeOf } from "../http/media-type.ts";
+import { type DeclaringMiddleware, declaring } from "./declaring.ts";
+
+/** The error a failed `If-Match` gets (412). */
+export const PreconditionFailed: ErrorClass<undefined> = defineError("PreconditionFailed", 412, {
+  message: "The resource does not match If-Match",
+});
+
+/** Options of {@link etag}. */
+export interface EtagOptions {
+  /** Make weak tags (`W/"…"`): the same meaning rather than the same bytes. Default `false` (strong). */
+  readonly weak?: boolean;
+}
+
+// Headers a 304 keeps (RFC 9110 §15.4.5): it describes the representation the client already has.
+const DROPPED_BY_304 = ["content-type", "content-length", "content-encoding", "content-range"];
+const ENTITY_TAG = /(W\/)?"[\x21\x23-\x7e\x80-\xff]*"/g;
+
+/**
+ * ETags for GET and HEAD answers: a SHA-256 tag of the body (unless the handler set an `ETag`), then
+ * `If-None-Match` → 304 (weak comparison) and `If-Match` → 412 (strong comparison, a declared error).
+ * Bodies whose bytes are known are tagged — what a view renders, `ctx.response.body`, a returned
+ * `Response` with a `Content-Length`; a stream without one is sent untouched rather than held until it
+ * ends, and event streams are never read. Unsafe methods are left to the handler, which knows the
+ * stored version.
+ *
+ * @example
+ * app.use(etag());
+ */
+export function etag(
+  options: EtagOptions = {},
+): DeclaringMiddleware<{ readonly PreconditionFailed: ErrorClass<undefined> }> {
+  const prefix = options.weak ? "W/" : "";
+  const tag = async (response: Response, ctx: Context<unknown>): Promise<Response> => {
+    if (response.status !== 200 || response.body === null) return response;
+    let value = response.headers.get("etag");
+    if (value === null) {
+      if (
+        !response.headers.has("content-length") ||
+        mediaTypeOf(response.headers.get("content-type")) === "text/event-stream"
+      ) {
+        return response;
+      }
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+      value = `${prefix}"${toBase64Url(digest.subarray(0, 18))}"`;
+      response = new Response(bytes, response);
+      response.headers.set("etag", value);
+    }
+    return answer(response, value, ctx.request.headers);
+  };
+  const middleware: Middleware<unknown> = (ctx, next) => {
+    const method = ctx.request.method;
+    if (method === "GET" || method === "HEAD") ctx.response.transform(tag);
+    return next();
+  };
+  return declaring(middleware, { PreconditionFailed });
+}
+
+function answer(response: Response, value: string, request: Headers): Response {
+  const ifMatch = request.get("if-match");
+  if (ifMatch !== null && !matches(ifMatch, value, true)) {
+    response.body?.cancel().catch(() => {});
+    throw new PreconditionFailed();
+  }
+  const ifNoneMatch = request.get("if-none-match");
+  if (ifNoneMatch === null || !matches(ifNoneMatch, value, false)) return response;
+  response.body?.cancel().catch(() => {});
+  const headers = new Headers(response.headers);
+  for (const name of DROPPED_BY_304) headers.delete(name);
+  return new Response(null, { status: 304, headers });
+}
+
+// RFC 9110 §8.8.3.2: strong comparison needs both tags strong and equal; weak ignores the W/.
+function matches(header: string, value: string, strong: boolean): boolean {
+  if (header.trim() === "*") return true;
+  const own = value.startsWith("W/") ? value.slice(2) : value;
+  if (strong && own !== value) return false;
+  for (const [listed, weak] of header.matchAll(ENTITY_TAG)) {
+    if (strong && weak !== undefined) continue;
+    if ((weak === undefined ? listed : listed.slice(2)) === own) return true;
+  }
+  return false;
+}

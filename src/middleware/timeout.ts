@@ -1,0 +1,37 @@
+import type { Middleware } from "../context/handler.ts";
+import { defineError, type ErrorClass } from "../errors/define-error.ts";
+import { type DeclaringMiddleware, declaring } from "./declaring.ts";
+
+/** The error a request gets when its handler misses the deadline (503; retrying later may work). */
+export const HandlerTimeout: ErrorClass<undefined> = defineError("HandlerTimeout", 503, {
+  message: "The request took too long to handle",
+});
+
+/**
+ * A deadline for the routes it wraps: when the rest of the chain has not finished after `ms`
+ * milliseconds, `ctx.signal` aborts (pass it to `fetch` and database calls so their work stops) and the
+ * request is answered with the declared `HandlerTimeout` (503). What the handler does after that is not
+ * sent. A response already handed over (a stream, SSE) is not cut: the deadline covers producing it.
+ *
+ * @example
+ * app.on("/reports", (r) => { r.use(timeout(5_000)); r.get("/:id", Report); });
+ */
+export function timeout(ms: number): DeclaringMiddleware<{ readonly HandlerTimeout: ErrorClass<undefined> }> {
+  if (!Number.isSafeInteger(ms) || ms < 1)
+    throw new RangeError("timeout(): give a positive number of milliseconds");
+  const middleware: Middleware<unknown> = (ctx, next) => {
+    const deadline = new AbortController();
+    ctx.signal = AbortSignal.any([ctx.signal, deadline.signal]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new HandlerTimeout();
+        error.message = `The request took longer than ${ms} ms to handle`;
+        deadline.abort(error);
+        reject(error);
+      }, ms);
+    });
+    return Promise.race([next(), expired]).finally(() => clearTimeout(timer));
+  };
+  return declaring(middleware, { HandlerTimeout });
+}
