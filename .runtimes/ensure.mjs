@@ -23,3 +23,26 @@ if (stale.length > 0 || binaries.length > 0) {
   console.log(`Installing test runtimes (${[...stale, ...binaries].join(", ")})…`);
   execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: here, stdio: "inherit" });
 }
+
+// The Debian packages real-service tests use (the browser tests drive Chromium). Installed with
+// apt-get when missing (as root, or through sudo); otherwise the tests that need them fail saying so.
+const systemPackages = [{ name: "chromium", binary: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" }];
+const missing = systemPackages.filter(({ binary }) => !existsSync(binary)).map(({ name }) => name);
+if (missing.length > 0) {
+  console.log(`Installing Debian packages (${missing.join(", ")})…`);
+  const asRoot = process.getuid?.() === 0;
+  const run = (args) =>
+    execFileSync(asRoot ? args[0] : "sudo", asRoot ? args.slice(1) : ["-n", ...args], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
+  try {
+    run(["apt-get", "update", "-qq"]);
+    run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", ...missing]);
+  } catch (error) {
+    console.error(
+      `Could not install ${missing.join(", ")} (${error.message}); the tests that need them will fail until ` +
+        `\`apt-get install ${missing.join(" ")}\` is run.`,
+    );
+  }
+}
