@@ -16,10 +16,15 @@ export const LOAD_CORE = "1";
 export type RunningServer = StartedProcess;
 
 /** Starts a contestant on a port, pinned to the server core, and waits for its `READY <url>`. */
-export function startServer(contestant: Contestant, port: number): Promise<RunningServer> {
+export function startServer(
+  contestant: Contestant,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
   return startProcess("taskset", ["-c", SERVER_CORE, ...contestant.command], {
     PORT: String(port),
     NODE_ENV: "production",
+    ...env,
   });
 }
 
@@ -69,6 +74,7 @@ export async function load(
     "5s",
   ];
   if (scenario.script) args.push("-s", scenario.script);
+  for (const [name, value] of Object.entries(scenario.headers ?? {})) args.push("-H", `${name}: ${value}`);
   args.push(server.origin + scenario.path);
   const before = measureCpu ? cpuSeconds(server.pid) : 0;
   const { stdout } = await run("taskset", args, { timeout: (seconds + 30) * 1000 });

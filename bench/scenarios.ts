@@ -5,10 +5,12 @@ import { root } from "./contestants.ts";
 
 /** One load scenario: what wrk requests. */
 export interface Scenario {
-  readonly id: "S1" | "S2" | "S3" | "S4";
+  readonly id: string;
   readonly title: string;
   readonly path: string;
   readonly script?: string;
+  /** Request headers wrk sends (`-H`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export const scenarios: readonly Scenario[] = [

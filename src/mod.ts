@@ -12,7 +12,7 @@
 
 export type { BunWebSocket, BunWebSocketHandlers } from "./adapters/bun-upgrade.ts";
 export type { ErrorHandler, Logger, NotFoundHandler } from "./app/app-state.ts";
-export { App, type AppOptions, createApp, type TrustProxyOptions } from "./app/create-app.ts";
+export { App, type AppOptions, createApp, type RouteInfo, type TrustProxyOptions } from "./app/create-app.ts";
 export {
   type Context,
   type CreateContextOptions,
@@ -38,11 +38,15 @@ export type { ResponseBody, ResponseState, ResponseTransform } from "./context/r
 export type { Socket, SocketMessage, SocketReadyState } from "./context/socket.ts";
 export {
   type CallResult,
+  type DeclaredView,
   defineEndpoint,
   type Endpoint,
   type EndpointCallback,
   type EndpointDefinition,
   type EndpointResult,
+  type ViewCallResult,
+  type ViewDeclaration,
+  type ViewOutcome,
 } from "./endpoint/define-endpoint.ts";
 export type { EndpointHelpers, EndpointInstance, RedirectOptions } from "./endpoint/endpoint-instance.ts";
 export {
@@ -70,7 +74,8 @@ export { isLocalPath } from "./http/location.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
 export { type BodyOptions, type BodySpec, t } from "./params/t.ts";
-export { createRouter, type Method, Router } from "./router/create-router.ts";
+export { createRouter, type Method, type RouteOptions, Router } from "./router/create-router.ts";
+export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
 export type {
   AnySchema,
   Entries,
@@ -81,6 +86,7 @@ export type {
 export {
   defineView,
   isView,
+  type SchemaViewRenderers,
   type View,
   type ViewConstructor,
   type ViewRenderers,

@@ -1,12 +1,16 @@
-// A small JSON API: users and their posts, with path, query, JSON and form params, declared errors
-// and views. Data lives in memory.
+// A small JSON API: users and their posts, with path, query, JSON and form params, declared errors,
+// views with a declared JSON shape, named routes, an OpenAPI document and a typed client
+// (examples/api/client.ts). Data lives in memory.
 import * as v from "valibot";
-import { createApp, defineEndpoint, defineError, defineView, t } from "../../src/mod.ts";
+import { bodyLimit, csrf } from "../../src/middleware/mod.ts";
+import { createApp, defineEndpoint, defineError, defineRoutes, defineView, html, t } from "../../src/mod.ts";
+import { docsPage, openapi } from "../../src/openapi/mod.ts";
 
 interface User {
   id: number;
   name: string;
   email: string;
+  joined: Date;
 }
 interface Post {
   id: number;
@@ -15,22 +19,42 @@ interface Post {
   body: string;
 }
 
-const users = new Map<number, User>([[1, { id: 1, name: "Ada", email: "ada@example.com" }]]);
+const users = new Map<number, User>([
+  [1, { id: 1, name: "Ada", email: "ada@example.com", joined: new Date("2024-01-02T03:04:05Z") }],
+]);
 const posts = new Map<number, Post>([[1, { id: 1, userId: 1, title: "Hello", body: "First post" }]]);
 let nextUserId = 2;
 let nextPostId = 2;
 
+const UserShape = v.object({
+  id: v.number(),
+  name: v.string(),
+  email: v.pipe(v.string(), v.email()),
+  joined: v.pipe(v.string(), v.isoTimestamp()),
+});
+const userJson = (user: User) => ({
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  joined: user.joined.toISOString(),
+});
 const UserView = defineView({
-  json: (user: User) => user,
+  schema: UserShape,
+  json: userJson,
   text: (user) => `#${user.id} ${user.name} <${user.email}>`,
 });
 const UserList = defineView({
-  json: (list: { users: User[]; offset: number; limit: number }) => list,
+  schema: v.object({ users: v.array(UserShape), offset: v.number(), limit: v.number() }),
+  json: (list: { users: User[]; offset: number; limit: number }) => ({
+    ...list,
+    users: list.users.map(userJson),
+  }),
   text: (list) => list.users.map((u) => `#${u.id} ${u.name}`).join("\n"),
 });
 const PostView = defineView({
+  schema: v.object({ id: v.number(), userId: v.number(), title: v.string(), body: v.string() }),
   json: (post: Post) => post,
-  html: (post) => `<article><h1>${escapeHtml(post.title)}</h1><p>${escapeHtml(post.body)}</p></article>`,
+  html: (post) => html`<article><h1>${post.title}</h1><p>${post.body}</p></article>`,
 });
 
 /** Shared by every endpoint that looks a user up. */
@@ -44,17 +68,26 @@ export const ListUsers = defineEndpoint({
     query: {
       offset: v.optional(t.int32(), 0),
       limit: v.optional(v.pipe(t.int32(), v.minValue(1), v.maxValue(100)), 10),
+      // ?filter[name]=Ada&filter[joinedAfter]=2024-01-01
+      filter: v.optional(t.group({ name: v.optional(v.string()), joinedAfter: v.optional(t.date()) })),
     },
   },
+  view: UserList,
   call(ep) {
-    const { offset, limit } = ep.params.query;
-    return UserList({ users: [...users.values()].slice(offset, offset + limit), offset, limit });
+    const { offset, limit, filter } = ep.params.query;
+    const matching = [...users.values()].filter(
+      (user) =>
+        (filter?.name === undefined || user.name === filter.name) &&
+        (filter?.joinedAfter === undefined || user.joined > filter.joinedAfter),
+    );
+    return UserList({ users: matching.slice(offset, offset + limit), offset, limit });
   },
 });
 
 export const GetUser = defineEndpoint({
   params: { path: { id: t.int32() } },
   errors: { UserNotFound },
+  view: UserView,
   call(ep) {
     const user = users.get(ep.params.path.id);
     if (!user) throw new ep.errors.UserNotFound({ id: ep.params.path.id });
@@ -76,13 +109,14 @@ export const CreateUser = defineEndpoint({
       message: (p) => `${p.email} is already registered`,
     },
   },
+  view: UserView,
+  status: 201,
   call(ep) {
     const { name, email } = ep.params.json.user;
     if ([...users.values()].some((u) => u.email === email)) throw new ep.errors.EmailTaken({ email });
-    const user = { id: nextUserId++, name, email };
+    const user = { id: nextUserId++, name, email, joined: new Date() };
     users.set(user.id, user);
-    ep.status(201);
-    ep.header("location", `/users/${user.id}`);
+    ep.header("location", `/api/users/${user.id}`);
     return UserView(user);
   },
 });
@@ -95,6 +129,8 @@ export const CreatePost = defineEndpoint({
     json: { post: { title: v.pipe(v.string(), v.minLength(1)), body: v.string() } },
   },
   errors: { UserNotFound, MissingBody: { code: 415, message: "Send the post as a form or as JSON" } },
+  view: PostView,
+  status: 201,
   call(ep) {
     const user = users.get(ep.params.path.id);
     if (!user) throw new ep.errors.UserNotFound({ id: ep.params.path.id });
@@ -102,9 +138,7 @@ export const CreatePost = defineEndpoint({
     if (!input) throw new ep.errors.MissingBody();
     const post = { id: nextPostId++, userId: user.id, ...input };
     posts.set(post.id, post);
-    // A browser form gets sent to the new post; an API client gets it back.
-    if (ep.params.form) return ep.redirect(`/posts/${post.id}`, 303);
-    ep.status(201);
+    ep.header("location", `/api/posts/${post.id}`);
     return PostView(post);
   },
 });
@@ -112,6 +146,7 @@ export const CreatePost = defineEndpoint({
 export const GetPost = defineEndpoint({
   params: { path: { id: t.int32() } },
   errors: { PostNotFound: 404 },
+  view: PostView,
   call(ep) {
     const post = posts.get(ep.params.path.id);
     if (!post) throw new ep.errors.PostNotFound();
@@ -119,15 +154,26 @@ export const GetPost = defineEndpoint({
   },
 });
 
-export const app = createApp();
-app.on("/users", (r) => {
-  r.get("/", ListUsers);
-  r.post("/", CreateUser);
-  r.get("/:id", GetUser);
-  r.post("/:id/posts", CreatePost);
-});
-app.get("/posts/:id", GetPost);
+/** The API as a value: mounted below, and the type `createClient<typeof api>()` reads. */
+export const api = defineRoutes(
+  {
+    listUsers: ["GET", "/users", ListUsers],
+    createUser: ["POST", "/users", CreateUser],
+    getUser: ["GET", "/users/:id", GetUser],
+    createPost: ["POST", "/users/:id/posts", CreatePost],
+    getPost: ["GET", "/posts/:id", GetPost],
+  },
+  // Around every route: their declared errors (403, 413) join each route's in the document and client.
+  { use: [csrf(), bodyLimit(64 * 1024)] },
+);
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export const app = createApp();
+app.mount("/api", api);
+
+/** The OpenAPI 3.1 document, generated once from the declarations above. */
+export const document = openapi(app, {
+  info: { title: "Portico example API", version: "1.0.0" },
+  servers: [{ url: "/" }],
+});
+app.get("/openapi.json", () => Response.json(document));
+app.get("/docs", docsPage({ specUrl: "/openapi.json", title: "Portico example API" }));

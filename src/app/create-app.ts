@@ -1,17 +1,32 @@
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../adapters/bun-upgrade.ts";
 import type { ExecutionContext, RegisteredEnv } from "../context/context.ts";
+import type { Handler, Middleware, WsHandler } from "../context/handler.ts";
 import { type Limits, resolveLimits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
 import type { AddressLookup } from "../context/request-info.ts";
 import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
 import { compilePattern } from "../router/compile-pattern.ts";
 import { Router, type Scope } from "../router/create-router.ts";
-import { RouteTable, WS_METHOD } from "../router/route-table.ts";
+import { ANY_METHOD, RouteTable, WS_METHOD } from "../router/route-table.ts";
 import type { AppRoute, AppState, ErrorHandler, Logger, NotFoundHandler } from "./app-state.ts";
 import { dispatch } from "./dispatch.ts";
 import { routeStep } from "./route-step.ts";
 import { peerAddress } from "./runtimes.ts";
 import { asterisk, unmatched } from "./unmatched.ts";
+
+/** A registered route, as `app.routes()` lists it. */
+export interface RouteInfo {
+  /** `GET`, `POST`, …; `ALL` for `all()`, `WS` for a websocket route. */
+  readonly method: string;
+  /** The full path pattern, prefixes included (`/api/users/:id`). */
+  readonly path: string;
+  /** The block, endpoint or channel. */
+  readonly handler: Handler<never> | WsHandler<never>;
+  /** The route's name, when it has one (`defineRoutes` keys, `route(…, { name })`). */
+  readonly name?: string;
+  /** The middleware that runs around it, outermost first (the app's, then each namespace's). */
+  readonly middleware: readonly Middleware<never>[];
+}
 
 /** Options of {@link createApp}. Every one has a safe default. */
 export interface AppOptions {
@@ -59,6 +74,7 @@ const consoleLogger: Logger = {
 /** A Portico application: a router plus the request cycle, runnable on any Fetch-API runtime. */
 export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   readonly #state: AppState;
+  readonly #listed: readonly RouteInfo[];
 
   /**
    * Handles a request: `export default app` on Workers and Bun, `Deno.serve(app.fetch)` on Deno.
@@ -100,17 +116,44 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       notFoundHandler: undefined,
       hasWebSockets: false,
     };
+    const listed: RouteInfo[] = [];
+    const names = new Set<string>();
     super("", [root], root, (record) => {
+      if (record.name !== undefined) {
+        if (names.has(record.name)) throw new TypeError(`Two routes are named "${record.name}"`);
+        names.add(record.name);
+      }
       const compiled = compilePattern(record.path);
       const run = routeStep(state, record.method, record.path, compiled.names, record.handler);
       table.add(record.method, compiled, { scopes: record.scopes, run });
       if (record.method === WS_METHOD) state.hasWebSockets = true;
+      listed.push(
+        Object.freeze({
+          method: record.method === ANY_METHOD ? "ALL" : record.method,
+          path: record.path,
+          handler: record.handler,
+          ...(record.name === undefined ? {} : { name: record.name }),
+          middleware: Object.freeze(record.scopes.flatMap((scope) => scope.middleware)),
+        }),
+      );
     });
+    this.#listed = listed;
     this.#state = state;
     this.websocket = bunWebSocketHandlers(limits.wsMessageSize);
     this.requestIdHeader = state.idHeader;
     this.logger = state.logger;
     this.fetch = (request, env, executionContext) => dispatch(state, request, env, executionContext);
+  }
+
+  /**
+   * Every route registered so far, in registration order: method, full path, handler, name and the
+   * middleware around it. What `openapi()` documents.
+   *
+   * @example
+   * for (const route of app.routes()) console.log(route.method, route.path, route.name ?? "");
+   */
+  routes(): readonly RouteInfo[] {
+    return this.#listed;
   }
 
   /**

@@ -25,9 +25,18 @@ const castTo =
 /** A 32-bit signed integer (`Int32`). */
 function int32(): v.GenericSchema<number, number> {
   const m = castTo("Int32");
-  return setMeta(v.pipe(v.number(m), v.integer(m), v.minValue(INT32_MIN, m), v.maxValue(INT32_MAX, m)), {
-    typeName: "Int32",
-  });
+  return setMeta(
+    v.pipe(
+      v.number(m),
+      v.integer(m),
+      v.minValue(INT32_MIN, m),
+      v.maxValue(INT32_MAX, m),
+      v.metadata({ format: "int32" }),
+    ),
+    {
+      typeName: "Int32",
+    },
+  );
 }
 
 /** A 64-bit signed integer as a `bigint` (`Int64`); JSON gives it as a safe integer number. */
@@ -36,6 +45,7 @@ function int64(): v.GenericSchema<bigint | number, bigint> {
   return setMeta(
     v.pipe(
       v.union([v.bigint(m), v.pipe(v.number(m), v.safeInteger(m))], m),
+      v.metadata({ format: "int64" }),
       v.transform((value: bigint | number) => BigInt(value)),
       v.minValue(INT64_MIN, m),
       v.maxValue(INT64_MAX, m),
@@ -47,7 +57,7 @@ function int64(): v.GenericSchema<bigint | number, bigint> {
 /** A finite 64-bit float (`Float64`). */
 function float(): v.GenericSchema<number, number> {
   const m = castTo("Float64");
-  return setMeta(v.pipe(v.number(m), v.finite(m)), { typeName: "Float64" });
+  return setMeta(v.pipe(v.number(m), v.finite(m), v.metadata({ format: "double" })), { typeName: "Float64" });
 }
 
 /** A boolean (`Bool`): `true`/`false` in path, query and form. */
@@ -66,6 +76,7 @@ function date(): v.GenericSchema<string, Date> {
   return setMeta(
     v.pipe(
       v.string(m),
+      v.metadata({ format: "date-time", description: "ISO 8601 date or date-time; UTC without an offset" }),
       v.rawTransform(({ dataset, addIssue, NEVER }) => {
         const parsed = parseIsoDate(dataset.value);
         if (parsed === undefined) {
@@ -88,6 +99,7 @@ function epoch(): v.GenericSchema<number, Date> {
       v.integer(m),
       v.minValue(-EPOCH_LIMIT, m),
       v.maxValue(EPOCH_LIMIT, m),
+      v.metadata({ description: "Unix time in whole seconds" }),
       v.transform((seconds: number) => new Date(seconds * 1000)),
     ),
     { typeName: "Epoch" },

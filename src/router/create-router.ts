@@ -20,6 +20,14 @@ export interface RouteRecord {
   readonly path: string;
   readonly handler: Handler<never> | WsHandler<never>;
   readonly scopes: readonly Scope[];
+  /** The route's name (`defineRoutes` keys, or `route(…, { name })`): the OpenAPI `operationId`. */
+  readonly name?: string | undefined;
+}
+
+/** Options of `route()`. */
+export interface RouteOptions {
+  /** Names the route (unique in the app): the OpenAPI `operationId`, the client's method name. */
+  readonly name?: string;
 }
 
 /** Where a router puts the routes registered on it. */
@@ -95,14 +103,19 @@ export class Router<TEnv = RegisteredEnv> {
    * @example
    * app.route(["GET", "POST"], "/multi", (ctx) => ctx.response.write(ctx.request.method));
    */
-  route(methods: Method | readonly Method[], path: string, handler: Handler<TEnv>): this {
+  route(
+    methods: Method | readonly Method[],
+    path: string,
+    handler: Handler<TEnv>,
+    options: RouteOptions = {},
+  ): this {
     if (typeof handler !== "function" && !isRunnable(handler)) {
       throw new TypeError(`Handler for ${path} must be a function or an endpoint`);
     }
     for (const method of typeof methods === "string" ? [methods] : methods) {
       if (method !== ANY_METHOD && !TOKEN.test(method))
         throw new TypeError(`Invalid HTTP method "${method}"`);
-      this.#add(method === ANY_METHOD ? method : method.toUpperCase(), path, handler);
+      this.#add(method === ANY_METHOD ? method : method.toUpperCase(), path, handler, options.name);
     }
     return this;
   }
@@ -162,20 +175,22 @@ export class Router<TEnv = RegisteredEnv> {
     for (const record of records) {
       this.#sink({
         method: record.method,
-        path: joinPath(joinPath(this.#prefix, prefix === "/" ? "" : prefix), record.path),
+        path: joinPath(prefix === "/" ? this.#prefix : joinPath(this.#prefix, prefix), record.path),
         handler: record.handler,
         scopes: [...this.#scopes, ...record.scopes],
+        name: record.name,
       });
     }
     return this;
   }
 
-  #add(method: string, path: string, handler: Handler<TEnv> | WsHandler<TEnv>): void {
+  #add(method: string, path: string, handler: Handler<TEnv> | WsHandler<TEnv>, name?: string): void {
     this.#sink({
       method,
       path: joinPath(this.#prefix, path),
       handler: handler as Handler<never>,
       scopes: this.#scopes,
+      name,
     });
   }
 }

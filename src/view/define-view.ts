@@ -1,3 +1,5 @@
+import type * as v from "valibot";
+
 /**
  * The renderers of a view, keyed by format (`json`, `text`, `html`, `xml`, `csv`) or by media type: each
  * turns the view's data into a body (JSON renderers return data to serialise, others text or bytes).
@@ -18,22 +20,36 @@ export interface ViewDefinition {
   readonly renderers: readonly CompiledRenderer[];
   /** The media types, in the same order (what content negotiation chooses from). */
   readonly mediaTypes: readonly string[];
+  /** The shape of the JSON rendering, when declared (the OpenAPI document and the client use it). */
+  readonly schema: v.GenericSchema | undefined;
 }
 
-/** What `defineView` returns: call it with data to get a view. */
-export interface ViewConstructor<TData> {
+/** A view declared with the shape of its JSON rendering: `json` must return a value of that shape. */
+export type SchemaViewRenderers<TData, TSchema extends v.GenericSchema> = {
+  /** The shape of the JSON rendering (valibot): documented, and checked against `json`'s return type. */
+  readonly schema: TSchema;
+  /** The JSON rendering: data to serialise, of the declared shape. */
+  readonly json: (data: TData) => v.InferInput<TSchema>;
+} & { readonly [format: string]: ((data: TData) => unknown) | TSchema };
+
+/** What `defineView` returns: call it with data to get a view. `TJson` is the declared JSON shape. */
+export interface ViewConstructor<TData, TJson = unknown> {
   /** Makes a view of this data. */
-  (data: TData): View<TData>;
+  (data: TData): View<TData, TJson>;
   /** The media types this view renders, in declaration order (the first is the default). */
   readonly mediaTypes: readonly string[];
+  /** The declared shape of the JSON rendering, if any. */
+  readonly schema: v.GenericSchema | undefined;
   /** @ignore */
   readonly [viewMark]: ViewDefinition;
 }
 
 /** A value to render for the client, made by a view constructor. */
-export interface View<TData = unknown> {
+export interface View<TData = unknown, TJson = unknown> {
   /** The data the view renders. */
   readonly data: TData;
+  /** @ignore The declared JSON shape (types only). */
+  readonly "~json"?: TJson;
   /** @ignore */
   readonly [viewMark]: ViewDefinition;
 }
@@ -60,12 +76,32 @@ const FORMATS: Readonly<Record<string, readonly [mediaType: string, contentType:
  * });
  * return UserView({ id: 1, name: "Ada" });
  */
-export function defineView<TData>(renderers: ViewRenderers<TData>): ViewConstructor<TData> {
-  const compiled = Object.entries(renderers).map(([format, render]) => compileRenderer(format, render));
+export function defineView<TData, TSchema extends v.GenericSchema>(
+  renderers: SchemaViewRenderers<TData, TSchema>,
+): ViewConstructor<TData, v.InferInput<TSchema>>;
+/**
+ * Declares a view without a declared JSON shape (the OpenAPI document then says nothing of its body).
+ *
+ * @example
+ * const Hello = defineView({ text: (name: string) => `Hello, ${name}` });
+ */
+export function defineView<TData>(renderers: ViewRenderers<TData>): ViewConstructor<TData>;
+export function defineView<TData>(
+  renderers: ViewRenderers<TData> | SchemaViewRenderers<TData, v.GenericSchema>,
+): ViewConstructor<TData> {
+  const { schema, ...formats } = renderers as { schema?: unknown } & ViewRenderers<TData>;
+  if (schema !== undefined && (typeof schema !== "object" || schema === null || !("~standard" in schema))) {
+    throw new TypeError("defineView: schema must be a valibot schema");
+  }
+  if (schema !== undefined && typeof formats.json !== "function") {
+    throw new TypeError("defineView: a schema describes the JSON rendering; declare json too");
+  }
+  const compiled = Object.entries(formats).map(([format, render]) => compileRenderer(format, render));
   if (compiled.length === 0) throw new TypeError("defineView needs at least one renderer");
   const definition: ViewDefinition = Object.freeze({
     renderers: Object.freeze(compiled),
     mediaTypes: Object.freeze(compiled.map((r) => r.mediaType)),
+    schema: schema as v.GenericSchema | undefined,
   });
   const prototype = Object.create(null) as object;
   Object.defineProperty(prototype, viewMark, { value: definition });
@@ -76,6 +112,7 @@ export function defineView<TData>(renderers: ViewRenderers<TData>): ViewConstruc
   }) as ViewConstructor<TData>;
   Object.defineProperties(make, {
     mediaTypes: { value: definition.mediaTypes, enumerable: true },
+    schema: { value: definition.schema, enumerable: true },
     [viewMark]: { value: definition },
   });
   return make;

@@ -47,60 +47,57 @@ describe("examples/api", () => {
   const json = { "content-type": "application/json", accept: "application/json" };
 
   test("lists and reads users, in JSON or text", async () => {
-    assert.deepEqual(await (await api.request("/users?limit=1")).json(), {
-      users: [{ id: 1, name: "Ada", email: "ada@example.com" }],
+    assert.deepEqual(await (await api.request("/api/users?limit=1")).json(), {
+      users: [{ id: 1, name: "Ada", email: "ada@example.com", joined: "2024-01-02T03:04:05.000Z" }],
       offset: 0,
       limit: 1,
     });
     assert.equal(
-      await (await api.request("/users/1", { headers: { accept: "text/plain" } })).text(),
+      await (await api.request("/api/users/1", { headers: { accept: "text/plain" } })).text(),
       "#1 Ada <ada@example.com>",
     );
-    const bad = await api.request("/users?limit=500");
+    const bad = await api.request("/api/users?limit=500");
     assert.equal(bad.status, 400);
   });
 
   test("declared errors with payloads", async () => {
-    const res = await api.request("/users/99", { headers: { accept: "application/json" } });
+    const res = await api.request("/api/users/99", { headers: { accept: "application/json" } });
     assert.deepEqual(await res.json(), {
       error: { name: "User Not Found", message: "No user with id 99", code: 404, payload: { id: 99 } },
     });
   });
 
-  test("creates users from JSON; a taken email is a 409", async () => {
+  test("creates users from JSON (the declared 201); a taken email is a 409", async () => {
     const body = JSON.stringify({ user: { name: " Grace ", email: "grace@example.com" } });
-    const created = await api.request("/users", { method: "POST", headers: json, body });
+    const created = await api.request("/api/users", { method: "POST", headers: json, body });
     assert.equal(created.status, 201);
     const user = (await created.json()) as { id: number; name: string };
     assert.equal(user.name, "Grace");
-    assert.equal(created.headers.get("location"), `/users/${user.id}`);
-    const again = await api.request("/users", { method: "POST", headers: json, body });
+    assert.equal(created.headers.get("location"), `/api/users/${user.id}`);
+    const again = await api.request("/api/users", { method: "POST", headers: json, body });
     assert.deepEqual(
       [again.status, ((await again.json()) as { error: { message: string } }).error.message],
       [409, "grace@example.com is already registered"],
     );
   });
 
-  test("creates posts from a form (redirect) or JSON (201)", async () => {
-    const form = await api.request("/users/1/posts", {
+  test("creates posts from a form or JSON (201), rendered as HTML on request", async () => {
+    const form = await api.request("/api/users/1/posts", {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "post[title]=From+a+form&post[body]=Hi",
-      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
+      body: "post[title]=From+a+<form>&post[body]=Hi",
     });
-    assert.equal(form.status, 303);
+    assert.equal(form.status, 201);
+    assert.equal(await form.text(), "<article><h1>From a &lt;form&gt;</h1><p>Hi</p></article>");
     const location = form.headers.get("location")!;
-    assert.equal(
-      await (await api.request(location, { headers: { accept: "text/html" } })).text(),
-      "<article><h1>From a form</h1><p>Hi</p></article>",
-    );
-    const viaJson = await api.request("/users/1/posts", {
+    assert.equal((await api.request(location)).status, 200);
+    const viaJson = await api.request("/api/users/1/posts", {
       method: "POST",
       headers: json,
       body: '{"post":{"title":"T","body":"B"}}',
     });
     assert.equal(viaJson.status, 201);
-    const neither = await api.request("/users/1/posts", { method: "POST", body: "x" });
+    const neither = await api.request("/api/users/1/posts", { method: "POST", body: "x" });
     assert.deepEqual(
       [neither.status, await neither.text()],
       [415, "415 Missing Body — Send the post as a form or as JSON"],

@@ -7,7 +7,18 @@ const read = (file: string): Record<string, unknown> =>
 const pkg = read("package.json");
 const deno = read("deno.json");
 const jsr = read("jsr.json");
-const ENTRY_POINTS = [".", "./node", "./bun", "./deno", "./workers", "./cookie", "./sse", "./middleware"];
+const ENTRY_POINTS = [
+  ".",
+  "./node",
+  "./bun",
+  "./deno",
+  "./workers",
+  "./cookie",
+  "./sse",
+  "./middleware",
+  "./openapi",
+  "./client",
+];
 
 test("package.json, deno.json and jsr.json agree on version, license and entry points", () => {
   assert.equal(pkg.name, "portico");
@@ -59,10 +70,14 @@ test("the runtime dependencies are the chosen two", () => {
 test("the core imports no runtime-specific API", () => {
   const files = [
     "app",
+    "client",
     "context",
     "cookie",
     "endpoint",
     "errors",
+    "http",
+    "middleware",
+    "openapi",
     "params",
     "router",
     "sse",

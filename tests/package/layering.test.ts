@@ -19,7 +19,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["shims"],
   ["router"],
   ["app"],
-  ["cookie", "sse", "middleware"],
+  ["cookie", "sse", "middleware", "openapi", "client"],
   ["adapters"],
 ];
 const layerOf = (file: string): string =>

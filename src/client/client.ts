@@ -1,0 +1,266 @@
+import type { Middleware } from "../context/handler.ts";
+import { isRunnable } from "../context/handler.ts";
+import type { Endpoint } from "../endpoint/define-endpoint.ts";
+import { toWords } from "../errors/render-error.ts";
+import { MULTI_SEGMENT } from "../openapi/extensions.ts";
+import type { ParamsDeclaration } from "../params/parse-params.ts";
+import type { RouteEntry, Routes } from "../router/define-routes.ts";
+import { parsePattern } from "../router/parse-pattern.ts";
+import type { Client } from "./types.ts";
+
+/** What a routes object made by `defineRoutes` looks like to the client. */
+export interface RoutesShape {
+  /** The routes by name. */
+  readonly entries: Readonly<Record<string, RouteEntry>>;
+  /** The middleware around every route. */
+  readonly middleware: readonly unknown[];
+}
+
+/** Options of {@link createClient}. */
+export interface ClientOptions<TRoutes> {
+  /** Where the routes are mounted (`http://localhost:3000/api`). */
+  readonly baseUrl: string | URL;
+  /**
+   * The routes object, when the client may import it (shared code, tests): each route's method, path
+   * and error names are read from it. Without it they come from the app's OpenAPI document (`spec`).
+   */
+  readonly routes?: TRoutes;
+  /**
+   * The app's OpenAPI document (made by `openapi()`), or where to fetch it; read once, on the first
+   * call. Default: `/openapi.json` at the base URL's origin. Unused when `routes` is given.
+   */
+  readonly spec?: string | URL | { readonly paths: object };
+  /** The fetch to use (default the global one); `app.fetch` calls an app in-process. */
+  readonly fetch?: (request: Request) => Response | Promise<Response>;
+  /** Headers sent with every call (not with the document's fetch). */
+  readonly headers?: HeadersInit;
+}
+
+// How to call one named route: its method, its path from the values given, and the declared error
+// names by the words the error envelope shows.
+interface Operation {
+  readonly method: string;
+  readonly path: (values: Record<string, unknown>) => string;
+  readonly errors: ReadonlyMap<string, string>;
+}
+
+const PARAM_ERRORS = ["PathParamsError", "QueryParamsError", "FormBodyError", "JSONBodyError"];
+
+/**
+ * A typed client for a routes object: one method per named route, inputs typed from the endpoint's
+ * params (what a caller sends), results `{ ok: true, status, data }` (data typed from the declared
+ * view's schema) or `{ ok: false, status, error }` (a union discriminated by the declared error's name,
+ * with its typed payload, plus parameter errors and `HttpError` for anything undeclared). It never
+ * throws for an HTTP error answer; it throws for network failures (and when the route is unknown).
+ *
+ * @example
+ * const client = createClient<typeof api>({ baseUrl: "http://localhost:3000/api" });
+ * const res = await client.getUser({ path: { id: 1 } });
+ * if (res.ok) console.log(res.data.name);
+ * else if (res.error.name === "UserNotFound") console.log("no such user");
+ */
+export function createClient<TRoutes extends RoutesShape>(options: ClientOptions<TRoutes>): Client<TRoutes> {
+  const base = new URL(String(options.baseUrl).replace(/\/*$/, "/"));
+  const send = options.fetch ?? ((request: Request) => fetch(request));
+  let operations: Promise<ReadonlyMap<string, Operation>> | undefined = options.routes
+    ? Promise.resolve(fromRoutes(options.routes as unknown as Routes))
+    : undefined;
+  const operation = async (name: string): Promise<Operation> => {
+    operations ??= loadDocument(options.spec ?? new URL("/openapi.json", base), send).then((document) =>
+      fromDocument(document, base.pathname.replace(/\/$/, "")),
+    );
+    operations.catch(() => {
+      operations = undefined;
+    });
+    const found = (await operations).get(name);
+    if (found === undefined) throw new TypeError(`The API has no route named "${name}"`);
+    return found;
+  };
+  const call = async (name: string, input: Record<string, unknown> = {}): Promise<unknown> => {
+    const { method, path, errors } = await operation(name);
+    const url = new URL(path((input.path ?? {}) as Record<string, unknown>).replace(/^\//, ""), base);
+    if (input.query !== undefined) url.search = encodeForm(input.query).toString();
+    const headers = new Headers(options.headers);
+    for (const [header, value] of new Headers(input.headers as HeadersInit | undefined))
+      headers.set(header, value);
+    if (!headers.has("accept")) headers.set("accept", "application/json");
+    let body: string | null = null;
+    if (input.json !== undefined) {
+      headers.set("content-type", "application/json");
+      body = JSON.stringify(input.json, (_, value) =>
+        typeof value === "bigint" ? jsonBigint(value) : value,
+      );
+    } else if (input.form !== undefined) {
+      headers.set("content-type", "application/x-www-form-urlencoded");
+      body = encodeForm(input.form).toString();
+    }
+    const response = await send(new Request(url, { method, headers, body }));
+    const type = response.headers.get("content-type") ?? "";
+    const data: unknown = /[/+]json\b/i.test(type) ? await response.json() : await response.text();
+    if (response.ok) return { ok: true, status: response.status, data };
+    const envelope = (data as { error?: Record<string, unknown> } | undefined)?.error;
+    const known = typeof envelope?.name === "string" ? errors.get(envelope.name) : undefined;
+    const error = {
+      name: known ?? "HttpError",
+      code: typeof envelope?.code === "number" ? envelope.code : response.status,
+      message: typeof envelope?.message === "string" ? envelope.message : null,
+      payload: envelope === undefined ? data : (envelope.payload ?? null),
+    };
+    return { ok: false, status: response.status, error };
+  };
+  // A proxy, so that the methods exist before the document is read; a flat object to TypeScript.
+  return new Proxy(Object.freeze({}), {
+    get: (_, name) =>
+      typeof name === "string" ? (input?: Record<string, unknown>) => call(name, input) : undefined,
+  }) as Client<TRoutes>;
+}
+
+function fromRoutes(routes: Routes): Map<string, Operation> {
+  const shared = routes.middleware.flatMap((middleware: Middleware<never>) =>
+    Object.keys((middleware as { errors?: object }).errors ?? {}),
+  );
+  const operations = new Map<string, Operation>();
+  for (const [name, [method, pattern, handler]] of Object.entries(routes.entries)) {
+    const endpoint = isRunnable(handler) ? (handler as unknown as Endpoint<ParamsDeclaration>) : undefined;
+    const errors = new Map<string, string>();
+    for (const errorName of [...PARAM_ERRORS, ...shared, ...Object.keys(endpoint?.errors ?? {})]) {
+      errors.set(toWords(errorName), errorName);
+    }
+    operations.set(name, {
+      method: method.toUpperCase(),
+      path: (values) => fillPath(pattern, values),
+      errors,
+    });
+  }
+  return operations;
+}
+
+async function loadDocument(
+  spec: string | URL | { readonly paths: object },
+  send: (request: Request) => Response | Promise<Response>,
+): Promise<{ readonly paths: object }> {
+  if (typeof spec === "object" && !(spec instanceof URL)) return spec;
+  const response = await send(new Request(spec, { headers: { accept: "application/json" } }));
+  if (!response.ok) throw new Error(`The OpenAPI document at ${spec} answered ${response.status}`);
+  return (await response.json()) as { readonly paths: object };
+}
+
+type DocumentOperation = {
+  operationId?: string;
+  parameters?: { name?: string; in?: string; [MULTI_SEGMENT]?: boolean }[];
+  responses?: Record<string, { content?: Record<string, { schema?: DocumentSchema }> }>;
+};
+type DocumentSchema = {
+  oneOf?: DocumentSchema[];
+  title?: string;
+  properties?: { error?: DocumentSchema; name?: { const?: unknown } };
+};
+
+// The named operations under the base path of an OpenAPI document made by `openapi()`: an optional
+// path group gives several templates for one route (`name`, `name__2`, …); the one whose parameters
+// are all given is used.
+function fromDocument(document: { readonly paths: object }, basePath: string): Map<string, Operation> {
+  const variants = new Map<
+    string,
+    { method: string; template: string; errors: Map<string, string>; multi: Set<string> }[]
+  >();
+  for (const [template, item] of Object.entries(
+    document.paths as Record<string, Record<string, DocumentOperation>>,
+  )) {
+    if (!template.startsWith(`${basePath}/`) && template !== basePath) continue;
+    for (const [method, operation] of Object.entries(item)) {
+      if (typeof operation?.operationId !== "string") continue;
+      const name = operation.operationId.replace(/__\d+$/, "");
+      const errors = new Map<string, string>();
+      for (const response of Object.values(operation.responses ?? {})) {
+        const schema = response.content?.["application/json"]?.schema;
+        for (const option of schema?.oneOf ?? (schema ? [schema] : [])) {
+          const words = option.properties?.error?.properties?.name?.const;
+          if (typeof words === "string" && typeof option.title === "string") errors.set(words, option.title);
+        }
+      }
+      const list = variants.get(name) ?? [];
+      const multi = new Set(
+        (operation.parameters ?? [])
+          .filter((parameter) => parameter.in === "path" && parameter[MULTI_SEGMENT] === true)
+          .map((parameter) => String(parameter.name)),
+      );
+      list.push({
+        method: method.toUpperCase(),
+        template: template.slice(basePath.length) || "/",
+        errors,
+        multi,
+      });
+      variants.set(name, list);
+    }
+  }
+  const operations = new Map<string, Operation>();
+  for (const [name, list] of variants) {
+    operations.set(name, {
+      method: list[0]!.method,
+      errors: list[0]!.errors,
+      path: (values) => {
+        const names = (template: string) => [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+        const usable = list.filter(({ template }) =>
+          names(template).every((key) => values[key] !== undefined),
+        );
+        const chosen = usable.sort((a, b) => names(b.template).length - names(a.template).length)[0];
+        if (chosen === undefined) throw new TypeError(`Missing path values for ${name}`);
+        return chosen.template.replace(/\{([^}]+)\}/g, (_, key: string) =>
+          encodeValue(values[key], chosen.multi.has(key)),
+        );
+      },
+    });
+  }
+  return operations;
+}
+
+function jsonBigint(value: bigint): number | string {
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(value)
+    : String(value);
+}
+
+// The route's pattern with the path values in place (percent-encoded); an optional group without a
+// value is left out.
+function fillPath(pattern: string, values: Record<string, unknown> = {}): string {
+  let path = "";
+  for (const part of parsePattern(pattern, (text) => text)) {
+    if (part.type === "fixed") {
+      path += part.value;
+      continue;
+    }
+    const value = values[part.name];
+    if (value === undefined) {
+      if (part.modifier === "?" || part.modifier === "*") continue;
+      throw new TypeError(`Missing path value "${part.name}" for ${pattern}`);
+    }
+    const multi = part.type === "full" || part.modifier === "*" || part.modifier === "+";
+    path += part.prefix + encodeValue(value, multi) + part.suffix;
+  }
+  return path;
+}
+
+// Query strings and forms as Portico reads them: `a[b]=1` for groups, repeated keys for arrays.
+function encodeForm(value: unknown): URLSearchParams {
+  const out = new URLSearchParams();
+  const add = (key: string, item: unknown): void => {
+    if (item === undefined) return;
+    if (Array.isArray(item)) for (const element of item) add(key, element);
+    else if (item !== null && typeof item === "object" && !(item instanceof Date)) {
+      for (const [name, inner] of Object.entries(item)) add(`${key}[${name}]`, inner);
+    } else out.append(key, scalar(item));
+  };
+  for (const [key, item] of Object.entries((value ?? {}) as Record<string, unknown>)) add(key, item);
+  return out;
+}
+
+// A path value, percent-encoded; a wildcard's keeps its slashes.
+function encodeValue(value: unknown, multiSegment: boolean): string {
+  const text = scalar(value);
+  return multiSegment ? text.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(text);
+}
+
+function scalar(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : String(value);
+}

@@ -1,0 +1,31 @@
+/**
+ * A typed client for a routes object made by `defineRoutes`: one method per named route, typed inputs,
+ * typed data and a typed error union. Web-standard `fetch` only; works in browsers and in-process.
+ *
+ * @example
+ * import { createClient } from "portico/client";
+ * const client = createClient<typeof api>({ baseUrl: "https://api.example", routes: api });
+ *
+ * @module
+ */
+
+export { type ClientOptions, createClient, type RoutesShape } from "./client.ts";
+export type {
+  CallInput,
+  CallResult,
+  Client,
+  ClientError,
+  ClientMethod,
+  DataOf,
+  DeclaredErrors,
+  ErrorsOf,
+  InputEntries,
+  InputOf,
+  IsRequired,
+  MiddlewareErrors,
+  OptionalSchema,
+  ParamErrorName,
+  ParamErrors,
+  SourceInput,
+  UndeclaredError,
+} from "./types.ts";

@@ -1,0 +1,145 @@
+import type * as v from "valibot";
+import type { DeclaredView, Endpoint } from "../endpoint/define-endpoint.ts";
+import type { ErrorClass, PayloadOf } from "../errors/define-error.ts";
+import type { ParamErrorPayload } from "../errors/param-errors.ts";
+import type { ParamsDeclaration } from "../params/parse-params.ts";
+import type { BodySpec } from "../params/t.ts";
+import type { RouteEntry } from "../router/define-routes.ts";
+import type { AnySchema, Entries } from "../schema/entries.ts";
+import type { View } from "../view/define-view.ts";
+
+/** A schema a caller may leave out. */
+export type OptionalSchema = { readonly type: "optional" | "exact_optional" | "nullish" };
+
+/** What a caller sends for entries: each schema's input type; optional entries may be left out. */
+export type InputEntries<TEntries> = {
+  -readonly [K in keyof TEntries as TEntries[K] extends OptionalSchema ? never : K]: InputOf<TEntries[K]>;
+} & {
+  -readonly [K in keyof TEntries as TEntries[K] extends OptionalSchema ? K : never]?: InputOf<TEntries[K]>;
+};
+
+/** What a caller sends for one declaration: a schema's input type, or a group's entries. */
+export type InputOf<TDeclaration> = TDeclaration extends AnySchema
+  ? v.InferInput<TDeclaration>
+  : TDeclaration extends Entries
+    ? InputEntries<TDeclaration>
+    : never;
+
+/** What a caller sends for one source (a `t.body` spec's declaration, or the entries). */
+export type SourceInput<TSource> =
+  TSource extends BodySpec<infer TDeclaration> ? InputOf<TDeclaration> : InputOf<TSource>;
+/** Path and query are required when they hold a required value; a body only with `t.body(…, { require: true })`. */
+export type IsRequired<TSource, TKey> =
+  TSource extends BodySpec<infer _, infer TRequire>
+    ? TRequire
+    : TKey extends "form" | "json"
+      ? false
+      : Record<never, never> extends SourceInput<TSource>
+        ? false
+        : true;
+
+/** The input of a call: one key per declared source (required when the source has required values), and headers. */
+export type CallInput<TParams> = {
+  -readonly [K in keyof TParams & keyof ParamsDeclaration as IsRequired<TParams[K], K> extends true
+    ? K
+    : never]: SourceInput<TParams[K]>;
+} & {
+  -readonly [K in keyof TParams & keyof ParamsDeclaration as IsRequired<TParams[K], K> extends true
+    ? never
+    : K]?: SourceInput<TParams[K]>;
+} & {
+  /** Headers for this call (added to the client's). */
+  headers?: HeadersInit;
+};
+
+/** A declared error as the client gives it back: discriminated by `name` (the declared one). */
+export interface ClientError<TName extends string, TPayload> {
+  /** The declared name (`UserNotFound`), not the words the envelope shows. */
+  readonly name: TName;
+  /** The status code. */
+  readonly code: number;
+  /** The message, or `null`. */
+  readonly message: string | null;
+  /** The typed payload (`null` when the error has none). */
+  readonly payload: TPayload;
+}
+
+/** An answer no declaration covers (a 404 from another route, a 500, a proxy's 502…). */
+export type UndeclaredError = ClientError<"HttpError", unknown>;
+
+/** The endpoint's declared errors, as the client gives them back. */
+export type DeclaredErrors<TErrors> = {
+  [K in keyof TErrors & string]: ClientError<K, unknown extends TErrors[K] ? null : PayloadOf<TErrors[K]>>;
+}[keyof TErrors & string];
+
+/** The parameter errors of the declared sources. */
+export type ParamErrors<TParams> = [TParams] extends [never]
+  ? never
+  : {
+      [K in keyof TParams & keyof ParamsDeclaration]: ClientError<ParamErrorName[K], ParamErrorPayload>;
+    }[keyof TParams & keyof ParamsDeclaration];
+
+/** The parameter error of each source. */
+export type ParamErrorName = {
+  path: "PathParamsError";
+  query: "QueryParamsError";
+  form: "FormBodyError";
+  json: "JSONBodyError";
+};
+
+/** The errors the routes' middleware declares (`csrf()`, `bodyLimit()`, …). */
+export type MiddlewareErrors<TUse> = TUse extends readonly (infer TMiddleware)[]
+  ? TMiddleware extends { readonly errors: infer TErrors }
+    ? {
+        [K in keyof TErrors & string]: ClientError<
+          K,
+          TErrors[K] extends ErrorClass<infer TEntries>
+            ? TEntries extends undefined
+              ? null
+              : PayloadOf<TEntries>
+            : unknown
+        >;
+      }[keyof TErrors & string]
+    : never
+  : never;
+
+/** The data of a success: the declared view's JSON shape (`unknown` without a declared schema). */
+export type DataOf<TViews> = [TViews] extends [never]
+  ? unknown
+  : DeclaredView<TViews> extends View<unknown, infer TJson>
+    ? TJson
+    : unknown;
+
+/** What a call resolves to: never a rejection for an HTTP error answer. */
+export type CallResult<TData, TError> =
+  | { readonly ok: true; readonly status: number; readonly data: TData }
+  | { readonly ok: false; readonly status: number; readonly error: TError };
+
+/** One client method, from a route's endpoint. */
+export type ClientMethod<THandler, TUse> =
+  THandler extends Endpoint<infer TParams, infer TErrors, infer TViews>
+    ? [TParams] extends [never]
+      ? (input?: {
+          headers?: HeadersInit;
+        }) => Promise<CallResult<DataOf<TViews>, ErrorsOf<never, TErrors, TUse>>>
+      : Record<never, never> extends CallInput<TParams>
+        ? (
+            input?: CallInput<TParams>,
+          ) => Promise<CallResult<DataOf<TViews>, ErrorsOf<TParams, TErrors, TUse>>>
+        : (input: CallInput<TParams>) => Promise<CallResult<DataOf<TViews>, ErrorsOf<TParams, TErrors, TUse>>>
+    : (input?: { headers?: HeadersInit }) => Promise<CallResult<unknown, UndeclaredError>>;
+
+/** Every error a call may give back: declared, parameter, middleware, and undeclared. */
+export type ErrorsOf<TParams, TErrors, TUse> =
+  | DeclaredErrors<TErrors>
+  | ParamErrors<TParams>
+  | MiddlewareErrors<TUse>
+  | UndeclaredError;
+
+/** The client of a routes object: one method per named route (a flat mapped type, one step per route). */
+export type Client<TRoutes> = TRoutes extends {
+  readonly entries: infer TEntries extends Record<string, RouteEntry>;
+  readonly middleware: infer TUse;
+}
+  ? { readonly [K in keyof TEntries]: ClientMethod<TEntries[K][2], TUse> }
+  : never;

@@ -1,0 +1,276 @@
+import type * as v from "valibot";
+import type { RouteInfo } from "../app/create-app.ts";
+import { isRunnable } from "../context/handler.ts";
+import type { Endpoint } from "../endpoint/define-endpoint.ts";
+import type { ErrorClass } from "../errors/define-error.ts";
+import { toWords } from "../errors/render-error.ts";
+import type { ParamsDeclaration } from "../params/parse-params.ts";
+import { getMeta } from "../params/schema-meta.ts";
+import { isBodySpec, toObjectSchema } from "../params/t.ts";
+import { parsePattern } from "../router/parse-pattern.ts";
+import type { Entries, SourceDeclaration } from "../schema/entries.ts";
+import { MULTI_SEGMENT } from "./extensions.ts";
+import { jsonSchemaOf, type Schema, sourceSchema } from "./json-schema.ts";
+
+/** Options of {@link openapi}. */
+export interface OpenApiOptions {
+  /** The document's `info` (title and version required). */
+  readonly info: { readonly title: string; readonly version: string; readonly [key: string]: unknown };
+  /** Where the API is served (`[{ url: "https://api.example/v1" }]`). */
+  readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+}
+
+/** An OpenAPI 3.1 document, as a plain object. */
+export type OpenApiDocument = Record<string, unknown> & {
+  readonly openapi: "3.1.0";
+  readonly paths: Record<string, Record<string, unknown>>;
+};
+
+type Operation = Record<string, unknown>;
+type Declared = { readonly name: string; readonly code: number; readonly payload: Schema };
+
+const PARAM_ERRORS: Readonly<Record<keyof ParamsDeclaration, string>> = {
+  path: "PathParamsError",
+  query: "QueryParamsError",
+  form: "FormBodyError",
+  json: "JSONBodyError",
+};
+
+const PARAM_ERROR_PAYLOAD: Schema = {
+  type: "object",
+  required: ["path", "issues"],
+  properties: {
+    path: { type: "array", items: { type: "string" } },
+    issues: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["path", "message"],
+        properties: { path: { type: "array", items: { type: "string" } }, message: { type: "string" } },
+      },
+    },
+    truncated: { const: true },
+  },
+};
+
+/**
+ * The OpenAPI 3.1 document of an app, from its declarations: every route `app.routes()` lists (named
+ * ones get their name as `operationId`), path and query params as `parameters`, form and JSON bodies as
+ * `requestBody`, each declared view per media type as the success response, and every declared error —
+ * the endpoint's, its middleware's (`csrf()`, `bodyLimit()`, …) and the parameter errors — under its
+ * status code in Portico's error envelope. Built once, from the routes registered so far; no registry
+ * and no TypeScript compiler at run time. Websocket and `all()` routes are left out (OpenAPI cannot
+ * describe them).
+ *
+ * @example
+ * const doc = openapi(app, { info: { title: "Users", version: "1.0.0" } });
+ * app.get("/openapi.json", () => Response.json(doc));
+ */
+export function openapi(app: { routes(): readonly RouteInfo[] }, options: OpenApiOptions): OpenApiDocument {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of app.routes()) {
+    if (route.method === "WS" || route.method === "ALL") continue;
+    const endpoint = isRunnable(route.handler)
+      ? (route.handler as unknown as Endpoint<ParamsDeclaration>)
+      : undefined;
+    const middlewareErrors = route.middleware.flatMap((middleware) =>
+      declaredErrors((middleware as { errors?: Record<string, ErrorClass<unknown>> }).errors),
+    );
+    for (const [index, { template, names }] of templates(route.path).entries()) {
+      const operation = describe(endpoint, names, middlewareErrors);
+      // operationId is unique per document: an optional group's other templates get `name__2`, …
+      if (route.name !== undefined)
+        operation.operationId = index === 0 ? route.name : `${route.name}__${index + 1}`;
+      paths[template] ??= {};
+      paths[template][route.method.toLowerCase()] = operation;
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info: { ...options.info },
+    ...(options.servers ? { servers: options.servers.map((server) => ({ ...server })) } : {}),
+    paths,
+  };
+}
+
+// A route pattern in OpenAPI form: `:id` → `{id}`; an optional group gives one path with it and one
+// without; `*`/`+` groups and `(.*)` become one parameter that may hold slashes (said in its description).
+function templates(path: string): { template: string; names: Map<string, Schema> }[] {
+  let variants: { template: string; names: Map<string, Schema> }[] = [{ template: "", names: new Map() }];
+  for (const part of parsePattern(path, (text) => text)) {
+    if (part.type === "fixed") {
+      const add = (text: string) => (variant: { template: string; names: Map<string, Schema> }) => ({
+        template: variant.template + text,
+        names: variant.names,
+      });
+      variants =
+        part.modifier === "?"
+          ? [...variants.map(add(part.value)), ...variants.map(add(""))]
+          : variants.map(add(part.value));
+      continue;
+    }
+    const schema: Schema = { type: "string" };
+    if (part.type === "regexp") schema.pattern = `^(?:${part.value})$`;
+    if (part.type === "full" || part.modifier === "*" || part.modifier === "+") {
+      schema.description = "One or more path segments, slashes included";
+      schema[MULTI_SEGMENT] = true;
+    }
+    const withIt = variants.map((variant) => ({
+      template: `${variant.template}${part.prefix}{${part.name}}${part.suffix}`,
+      names: new Map([...variant.names, [part.name, schema]]),
+    }));
+    variants = part.modifier === "?" || part.modifier === "*" ? [...withIt, ...variants] : withIt;
+  }
+  return variants.map((variant) => ({ template: variant.template || "/", names: variant.names }));
+}
+
+function describe(
+  endpoint: Endpoint<ParamsDeclaration> | undefined,
+  pathNames: Map<string, Schema>,
+  middlewareErrors: readonly Declared[],
+): Operation {
+  const operation: Operation = {};
+  const params = endpoint?.params ?? {};
+  const parameters: Record<string, unknown>[] = [];
+  const declaredPath = params.path === undefined ? undefined : objectParts(params.path as SourceDeclaration);
+  for (const [name, fromPattern] of pathNames) {
+    const declared = declaredPath?.properties[name];
+    const { [MULTI_SEGMENT]: multi, ...schema } = fromPattern;
+    parameters.push({
+      name,
+      in: "path",
+      required: true,
+      schema: declared ? { ...schema, ...declared } : schema,
+      ...(multi ? { [MULTI_SEGMENT]: true } : {}),
+    });
+  }
+  if (params.query !== undefined) {
+    const query = objectParts(params.query as SourceDeclaration);
+    for (const [name, schema] of Object.entries(query.properties)) {
+      const parameter: Record<string, unknown> = {
+        name,
+        in: "query",
+        required: query.required.has(name),
+        schema,
+      };
+      if (isObject(schema)) Object.assign(parameter, { style: "deepObject", explode: true });
+      parameters.push(parameter);
+    }
+  }
+  if (parameters.length > 0) operation.parameters = parameters;
+  const content: Record<string, unknown> = {};
+  let required = false;
+  for (const [source, mediaType] of [
+    ["form", "application/x-www-form-urlencoded"],
+    ["json", "application/json"],
+  ] as const) {
+    const declaration = params[source];
+    if (declaration === undefined) continue;
+    const spec = isBodySpec(declaration) ? declaration : undefined;
+    required ||= spec?.require === true;
+    content[mediaType] = {
+      schema: jsonSchemaOf(sourceSchema(spec ? spec.declaration : (declaration as SourceDeclaration))),
+    };
+  }
+  if (Object.keys(content).length > 0) operation.requestBody = { required, content };
+  const responses: Record<string, unknown> = {};
+  responses[String(endpoint?.status ?? 200)] = success(endpoint);
+  const errors: Declared[] = [
+    ...middlewareErrors,
+    ...(Object.keys(params) as (keyof ParamsDeclaration)[]).map((source) => ({
+      name: PARAM_ERRORS[source],
+      code: 400,
+      payload: PARAM_ERROR_PAYLOAD,
+    })),
+    ...declaredErrors(endpoint?.errors as Record<string, ErrorClass<unknown>> | undefined),
+  ];
+  const byCode = new Map<number, Declared[]>();
+  for (const error of errors) {
+    const list = byCode.get(error.code) ?? [];
+    if (!list.some((known) => known.name === error.name)) list.push(error);
+    byCode.set(error.code, list);
+  }
+  for (const [code, list] of [...byCode].sort(([a], [b]) => a - b)) {
+    const schemas = list.map(envelope);
+    responses[String(code)] = {
+      description: list.map((error) => error.name).join(", "),
+      content: { "application/json": { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } } },
+    };
+  }
+  operation.responses = responses;
+  return operation;
+}
+
+function success(endpoint: Endpoint<ParamsDeclaration> | undefined): Record<string, unknown> {
+  if (endpoint === undefined) return { description: "Answered by a block handler: not declared" };
+  if (endpoint.views.length === 0) return { description: "Success (no view declared)" };
+  const byMediaType = new Map<string, Schema[]>();
+  for (const view of endpoint.views) {
+    for (const mediaType of view.mediaTypes) {
+      const json = mediaType === "application/json" || mediaType.endsWith("+json");
+      const schema: Schema = json ? (view.schema ? jsonSchemaOf(view.schema) : {}) : { type: "string" };
+      byMediaType.set(mediaType, [...(byMediaType.get(mediaType) ?? []), schema]);
+    }
+  }
+  const content: Record<string, unknown> = {};
+  for (const [mediaType, schemas] of byMediaType) {
+    content[mediaType] = { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } };
+  }
+  return { description: "Success", content };
+}
+
+function declaredErrors(errors: Record<string, ErrorClass<unknown>> | undefined): Declared[] {
+  return Object.entries(errors ?? {}).map(([name, error]) => ({
+    name,
+    code: error.code,
+    payload:
+      error.payloadEntries === undefined
+        ? { type: "null" }
+        : jsonSchemaOf(toObjectSchema(error.payloadEntries as Entries)),
+  }));
+}
+
+// Portico's error envelope: `{ error: { name, message, code, payload } }`, the name in words as sent.
+function envelope(error: Declared): Schema {
+  return {
+    title: error.name,
+    type: "object",
+    required: ["error"],
+    properties: {
+      error: {
+        type: "object",
+        required: ["name", "message", "code", "payload"],
+        properties: {
+          name: { const: toWords(error.name) },
+          message: { type: ["string", "null"] },
+          code: { const: error.code },
+          payload: error.payload,
+        },
+      },
+    },
+  };
+}
+
+// The properties of a source's object schema (source keys, as `t.key` renames them) and which are required.
+function objectParts(declaration: SourceDeclaration): {
+  properties: Record<string, Schema>;
+  required: Set<string>;
+} {
+  const schema = sourceSchema(declaration);
+  const converted = jsonSchemaOf(schema);
+  const entries = (schema as { entries?: Record<string, v.GenericSchema> }).entries ?? {};
+  const properties: Record<string, Schema> = {};
+  const required = new Set<string>();
+  const listed = new Set((converted.required as string[] | undefined) ?? []);
+  for (const [name, property] of Object.entries((converted.properties ?? {}) as Record<string, Schema>)) {
+    const entry = entries[name];
+    const key = (entry && getMeta(entry)?.key) ?? name;
+    properties[key] = property;
+    if (listed.has(name)) required.add(key);
+  }
+  return { properties, required };
+}
+
+function isObject(schema: Schema): boolean {
+  return schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object"));
+}

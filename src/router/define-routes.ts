@@ -1,0 +1,50 @@
+import type { Handler, Middleware } from "../context/handler.ts";
+import { createRouter, type Method, type Router } from "./create-router.ts";
+
+/** One named route: `[method, path, handler]`. */
+// biome-ignore lint/suspicious/noExplicitAny: any handler, whatever its environment type.
+export type RouteEntry = readonly [method: Method, path: string, handler: Handler<any>];
+
+/** Options of {@link defineRoutes}. */
+export interface RoutesOptions<TUse extends readonly Middleware<never>[]> {
+  /** Middleware around every route (its declared errors join each route's in the client and OpenAPI). */
+  readonly use?: TUse;
+}
+
+/** A routes object: mounts like a router, and its type carries every route for `createClient`. */
+export type Routes<
+  TEntries extends Record<string, RouteEntry> = Record<string, RouteEntry>,
+  TUse extends readonly Middleware<never>[] = readonly Middleware<never>[],
+> = Router<never> & {
+  /** The routes by name, as declared. */
+  readonly entries: TEntries;
+  /** The middleware around every route, as declared. */
+  readonly middleware: TUse;
+};
+
+/**
+ * Declares named routes as a value: mount it like a router (`app.mount("/api", api)`), and give its
+ * type to `createClient<typeof api>()`. Each name becomes the route's OpenAPI `operationId`.
+ *
+ * @example
+ * export const api = defineRoutes({
+ *   getUser: ["GET", "/users/:id", GetUser],
+ *   createUser: ["POST", "/users", CreateUser],
+ * });
+ */
+export function defineRoutes<
+  const TEntries extends Record<string, RouteEntry>,
+  const TUse extends readonly Middleware<never>[] = readonly [],
+>(entries: TEntries, options: RoutesOptions<TUse> = {}): Routes<TEntries, TUse> {
+  const router = createRouter<never>();
+  const middleware = (options.use ?? []) as TUse;
+  for (const use of middleware) router.use(use);
+  for (const [name, entry] of Object.entries(entries)) {
+    if (!Array.isArray(entry) || entry.length !== 3) {
+      throw new TypeError(`defineRoutes: route "${name}" must be [method, path, handler]`);
+    }
+    const [method, path, handler] = entry;
+    router.route(method, path, handler as Handler<never>, { name });
+  }
+  return Object.assign(router, { entries: Object.freeze({ ...entries }), middleware });
+}

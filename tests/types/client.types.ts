@@ -1,0 +1,109 @@
+// Type tests for declared views, endpoint `view`/`status`, routes and the typed client: checked by
+// `tsc -p tests`, never executed.
+import * as v from "valibot";
+import type { api } from "../../examples/api/app.ts";
+import { createClient } from "../../src/client/mod.ts";
+import { csrf } from "../../src/middleware/mod.ts";
+import { defineEndpoint, defineError, defineRoutes, defineView, t } from "../../src/mod.ts";
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Expect<T extends true> = T;
+
+// A view's JSON renderer must return the declared shape.
+const Item = defineView({
+  schema: v.object({ id: v.number(), label: v.string() }),
+  json: (item: { id: number; name: string }) => ({ id: item.id, label: item.name }),
+});
+// @ts-expect-error the JSON rendering does not match the schema (id is a string)
+defineView({
+  schema: v.object({ id: v.number() }),
+  json: (item: { id: number }) => ({ id: String(item.id) }),
+});
+// @ts-expect-error a required field of the schema is missing
+defineView({
+  schema: v.object({ id: v.number(), label: v.string() }),
+  json: (item: { id: number }) => ({ id: item.id }),
+});
+const Other = defineView({
+  schema: v.object({ other: v.boolean() }),
+  json: (flag: boolean) => ({ other: flag }),
+});
+
+// With `view` declared, `call` returns only that view, a Response or nothing.
+defineEndpoint({ view: Item, call: () => Item({ id: 1, name: "a" }) });
+defineEndpoint({ view: Item, call: () => new Response("raw") });
+defineEndpoint({ view: Item, call: () => {} });
+defineEndpoint({ view: [Item, Other], call: async () => Other(true) });
+// @ts-expect-error a plain object is not a declared view
+defineEndpoint({ view: Item, call: () => ({ id: 1, label: "a" }) });
+// @ts-expect-error another view than the declared one
+defineEndpoint({ view: Item, call: () => Other(true) });
+
+const client = createClient<typeof api>({ baseUrl: "http://localhost:3000/api" });
+
+async function calls(): Promise<void> {
+  const user = await client.getUser({ path: { id: 1 } });
+  if (user.ok) {
+    type _data = Expect<Equal<typeof user.data, { id: number; name: string; email: string; joined: string }>>;
+  } else {
+    type _names = Expect<
+      Equal<
+        typeof user.error.name,
+        "UserNotFound" | "PathParamsError" | "CrossSiteRequestRefused" | "PayloadTooLarge" | "HttpError"
+      >
+    >;
+    if (user.error.name === "UserNotFound") {
+      type _payload = Expect<Equal<typeof user.error.payload, { id: number }>>;
+      // @ts-expect-error a wrong payload field
+      user.error.payload.email;
+    }
+    if (user.error.name === "PathParamsError") user.error.payload.issues[0]?.message;
+    // @ts-expect-error an undeclared error name
+    if (user.error.name === "PostNotFound") return;
+  }
+  // @ts-expect-error reading data without checking ok
+  user.data;
+
+  // @ts-expect-error a wrong input type (id is a number)
+  await client.getUser({ path: { id: "1" } });
+  // @ts-expect-error a missing required param
+  await client.getUser({});
+  // @ts-expect-error a missing input
+  await client.getUser();
+  // @ts-expect-error an unknown route name
+  await client.getUsers;
+
+  // Optional query values may be left out; input types are what a caller sends (a date as a string).
+  await client.listUsers();
+  await client.listUsers({ query: { limit: 5, filter: { joinedAfter: "2024-01-01" } } });
+  // @ts-expect-error limit is an integer, not a string
+  await client.listUsers({ query: { limit: "5" } });
+
+  const created = await client.createUser({ json: { user: { name: "Ada", email: "a@b.c" } } });
+  if (!created.ok && created.error.name === "EmailTaken") {
+    type _payload = Expect<Equal<typeof created.error.payload, { email: string }>>;
+  }
+  // @ts-expect-error the JSON body is required (t.body(…, { require: true }))
+  await client.createUser({});
+  // Form or JSON: both optional.
+  await client.createPost({ path: { id: 1 }, form: { post: { title: "T", body: "B" } } });
+}
+void calls;
+
+// Routes defined with middleware: its declared errors join every route's union.
+const Shared = defineError("Shared", 409, { payload: { id: t.int32() } });
+const Ping = defineEndpoint({ errors: { Shared }, call: () => {} });
+const small = defineRoutes({ ping: ["POST", "/ping", Ping] }, { use: [csrf()] });
+const smallClient = createClient<typeof small>({ baseUrl: "http://x", routes: small });
+async function smallCalls(): Promise<void> {
+  const res = await smallClient.ping();
+  if (!res.ok) {
+    type _names = Expect<Equal<typeof res.error.name, "Shared" | "CrossSiteRequestRefused" | "HttpError">>;
+    if (res.error.name === "Shared") {
+      type _payload = Expect<Equal<typeof res.error.payload, { id: number }>>;
+    }
+  }
+  // @ts-expect-error an endpoint without params takes no path
+  await smallClient.ping({ path: { id: 1 } });
+}
+void smallCalls;
