@@ -1,12 +1,13 @@
 // Installs what the benchmark needs: the peers (this folder's lockfile), the runtimes (the test
 // suite's), and wrk (Debian's package) when it is missing and this user may install it.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-if (!existsSync(join(here, "node_modules", "hono"))) {
+const peers = Object.keys(JSON.parse(readFileSync(join(here, "package.json"), "utf8")).devDependencies);
+if (peers.some((name) => !existsSync(join(here, "node_modules", name, "package.json")))) {
   execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: here, stdio: "inherit" });
 }
 execFileSync(process.execPath, [join(here, "..", ".runtimes", "ensure.mjs")], { stdio: "inherit" });

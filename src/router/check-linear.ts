@@ -22,6 +22,9 @@ const MAX_STEPS = 4_000_000;
 /** Checks a regexp source; returns the ambiguity that would make matching super-linear, if any. */
 export function findAmbiguity(source: string, flags: string): Ambiguity | undefined {
   const automaton = buildAutomaton(parseRegExp(source, flags));
+  if (automaton.doubledLoop !== undefined) {
+    return { kind: "exponential", groups: [automaton.groups[automaton.doubledLoop]!] };
+  }
   const budget = { steps: MAX_STEPS };
   return exponential(automaton, budget) ?? polynomial(automaton, budget);
 }
@@ -38,6 +41,8 @@ interface Automaton {
    * accepted (the engine never comes back past such a state), and for states only reachable after one.
    */
   readonly relevant: boolean[];
+  /** A relevant state that a repetition can loop through in two ways at once (`(?:.*)*`), if any. */
+  readonly doubledLoop: number | undefined;
 }
 
 interface Info {
@@ -53,6 +58,7 @@ function buildAutomaton(root: RegExpNode): Automaton {
   const groups: number[] = [0];
   const next: number[][] = [[]];
   const greedyLoop: boolean[] = [false];
+  const doubled: number[] = [];
   const link = (from: readonly number[], to: readonly number[]): void => {
     for (const state of from) {
       const list = next[state]!;
@@ -101,6 +107,11 @@ function buildAutomaton(root: RegExpNode): Automaton {
         if (node.max !== Number.POSITIVE_INFINITY)
           return concat(info, optional(node.item, node.max - node.min));
         const loop = build(node.item);
+        // A body that already leads from its end back to its start, such as `(?:.*)*` or `(?:a+)+`:
+        // the automaton merges the two ways into one transition, the engine tries both.
+        for (const last of loop.last) {
+          if (loop.first.some((first) => next[last]!.includes(first))) doubled.push(last);
+        }
         link(loop.last, loop.first);
         if (!node.lazy && node.item.kind === "char") greedyLoop[loop.first[0]!] = true;
         return concat(info, { nullable: true, first: loop.first, last: loop.last });
@@ -120,7 +131,7 @@ function buildAutomaton(root: RegExpNode): Automaton {
     relevant[state] = true;
     stack.push(...next[state]!);
   }
-  return { sets, groups, next, relevant };
+  return { sets, groups, next, relevant, doubledLoop: doubled.find((state) => relevant[state]) };
 }
 
 interface Budget {

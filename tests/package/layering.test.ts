@@ -19,7 +19,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["shims"],
   ["router"],
   ["app"],
-  ["cookie", "sse", "middleware", "openapi", "client"],
+  ["cookie", "sse", "middleware", "openapi"],
+  ["client"],
   ["adapters"],
 ];
 const layerOf = (file: string): string =>
