@@ -1,0 +1,6 @@
+// `bun run examples/api/bun.ts`
+import { serve } from "../../src/adapters/bun.ts";
+import { app } from "./app.ts";
+
+const server = serve(app, { port: Number(process.env.PORT ?? 3000) });
+console.log(`Portico API example listening on ${server.url}`);

@@ -1,0 +1,8 @@
+// `deno run --allow-net --allow-env --allow-read examples/api/deno.ts`
+import { serve } from "../../src/adapters/deno.ts";
+import { app } from "./app.ts";
+
+declare const Deno: { env: { get(name: string): string | undefined } };
+
+const server = serve(app, { port: Number(Deno.env.get("PORT") ?? 3000) });
+console.log(`Portico API example listening on ${server.url}`);
