@@ -74,7 +74,15 @@ export { isLocalPath } from "./http/location.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
 export { type BodyOptions, type BodySpec, t } from "./params/t.ts";
-export { createRouter, type Method, type RouteOptions, Router } from "./router/create-router.ts";
+export {
+  createRouter,
+  type Method,
+  type NamespaceCallback,
+  type RouteOptions,
+  Router,
+  type ScopeErrorHandler,
+  type ScopeNotFoundHandler,
+} from "./router/create-router.ts";
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
 export type {
   AnySchema,

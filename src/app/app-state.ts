@@ -24,6 +24,12 @@ export interface AppRoute {
   readonly run: (ctx: Context) => unknown;
 }
 
+/** A namespace's `notFound`: the prefix it covers, and the route that answers there. */
+export interface NamespaceNotFound {
+  readonly prefix: string;
+  readonly route: AppRoute;
+}
+
 /** Everything the request cycle needs to know about an app. */
 export interface AppState {
   readonly table: RouteTable<AppRoute>;
@@ -40,7 +46,7 @@ export interface AppState {
   readonly logger: Logger;
   /** Finds `ctx.request.ip`: the peer, through the app's trusted proxies. */
   readonly clientAddress: AddressLookup;
-  errorHandler: ErrorHandler<never> | undefined;
-  notFoundHandler: NotFoundHandler<never> | undefined;
+  /** The namespaces' `notFound` handlers. */
+  readonly notFounds: NamespaceNotFound[];
   hasWebSockets: boolean;
 }

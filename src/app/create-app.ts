@@ -1,12 +1,12 @@
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../adapters/bun-upgrade.ts";
-import type { ExecutionContext, RegisteredEnv } from "../context/context.ts";
+import type { Context, ExecutionContext, RegisteredEnv } from "../context/context.ts";
 import type { Handler, Middleware, WsHandler } from "../context/handler.ts";
 import { type Limits, resolveLimits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
 import type { AddressLookup } from "../context/request-info.ts";
 import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
 import { compilePattern } from "../router/compile-pattern.ts";
-import { Router, type Scope } from "../router/create-router.ts";
+import { NOT_FOUND_METHOD, newScope, Router } from "../router/create-router.ts";
 import { ANY_METHOD, RouteTable, WS_METHOD } from "../router/route-table.ts";
 import type { AppRoute, AppState, ErrorHandler, Logger, NotFoundHandler } from "./app-state.ts";
 import { dispatch } from "./dispatch.ts";
@@ -100,7 +100,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   constructor(options: AppOptions = {}) {
     const limits = resolveLimits(options.limits);
     const table = new RouteTable<AppRoute>(limits.pathParamLength);
-    const root: Scope = { middleware: [] };
+    const root = newScope();
     const state: AppState = {
       table,
       root,
@@ -112,19 +112,27 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       limits,
       logger: options.logger ?? consoleLogger,
       clientAddress: addressLookup(options.trustProxy),
-      errorHandler: undefined,
-      notFoundHandler: undefined,
+      notFounds: [],
       hasWebSockets: false,
     };
     const listed: RouteInfo[] = [];
     const names = new Set<string>();
     super("", [root], root, (record) => {
+      if (record.method === NOT_FOUND_METHOD) {
+        const handler = record.handler as (ctx: Context) => unknown;
+        const run = (ctx: Context): unknown => {
+          ctx.response.status = 404;
+          return handler(ctx);
+        };
+        state.notFounds.push({ prefix: record.path, route: { scopes: record.scopes, run } });
+        return;
+      }
       if (record.name !== undefined) {
         if (names.has(record.name)) throw new TypeError(`Two routes are named "${record.name}"`);
         names.add(record.name);
       }
       const compiled = compilePattern(record.path);
-      const run = routeStep(state, record.method, record.path, compiled.names, record.handler);
+      const run = routeStep(state, record.method, record.path, compiled.names, record.handler, record.scopes);
       table.add(record.method, compiled, { scopes: record.scopes, run });
       if (record.method === WS_METHOD) state.hasWebSockets = true;
       listed.push(
@@ -154,28 +162,6 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
    */
   routes(): readonly RouteInfo[] {
     return this.#listed;
-  }
-
-  /**
-   * Customises error responses. Return a `Response` or a view; return nothing to keep the default.
-   *
-   * @example
-   * app.onError((error, ctx) => (error instanceof Teapot ? new Response("short and stout", { status: 418 }) : undefined));
-   */
-  onError(handler: ErrorHandler<TEnv>): this {
-    this.#state.errorHandler = handler as ErrorHandler<never>;
-    return this;
-  }
-
-  /**
-   * Answers requests that match no route (status preset to 404), like a block route.
-   *
-   * @example
-   * app.notFound((ctx) => { ctx.response.write(`Nothing at ${ctx.request.path}`); });
-   */
-  notFound(handler: NotFoundHandler<TEnv>): this {
-    this.#state.notFoundHandler = handler as NotFoundHandler<never>;
-    return this;
   }
 
   /**

@@ -7,7 +7,7 @@ import { hostOf } from "../fast-path/fast-path.ts";
 import { checkTarget, type RequestTarget } from "../http/request-target.ts";
 import { WS_METHOD } from "../router/route-table.ts";
 import { isUpgradeRequest } from "../ws/upgrade.ts";
-import type { AppRoute, AppState } from "./app-state.ts";
+import type { AppRoute, AppState, NamespaceNotFound } from "./app-state.ts";
 import { renderDefault } from "./rescue.ts";
 import { respond } from "./respond.ts";
 import { runChain } from "./run-chain.ts";
@@ -39,7 +39,10 @@ export function dispatch(
   );
   const route = target.asterisk ? state.asterisk : findRoute(state, ctx);
   const pending = runChain(state, ctx, route.scopes, route.run);
-  return pending === undefined ? respond(state, ctx) : pending.then(() => respond(state, ctx));
+  const scopes = route.scopes;
+  return pending === undefined
+    ? respond(state, ctx, scopes)
+    : pending.then(() => respond(state, ctx, scopes));
 }
 
 const NO_PARAMS = Object.freeze(dictionary<string>());
@@ -74,12 +77,21 @@ function findRoute(state: AppState, ctx: Context): AppRoute {
 
 // A path routed for other methods is answered (405, 426, OPTIONS) inside the middleware of its own
 // routes' scopes, so that a namespace's middleware (its CORS preflights, say) sees it too.
+// A path no route has at all is answered by the nearest namespace's `notFound` (inside that
+// namespace's middleware), else by the app's.
 function unmatchedRoute(state: AppState, path: string): AppRoute {
   for (const method of state.table.methodsFor(path)) {
     const other = state.table.find(method, path);
     if (other !== undefined) return { scopes: other.route.scopes, run: state.unmatched.run };
   }
-  return state.unmatched;
+  let nearest: NamespaceNotFound | undefined;
+  for (const candidate of state.notFounds) {
+    const { prefix } = candidate;
+    const under =
+      prefix === "/" || path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`);
+    if (under && (nearest === undefined || prefix.length >= nearest.prefix.length)) nearest = candidate;
+  }
+  return nearest?.route ?? state.unmatched;
 }
 
 // A request whose method, Host or target is invalid never reaches middleware or routes.
@@ -95,5 +107,5 @@ function refuse(
   const ctx = new Context(info, env, executionContext, state.limits);
   ctx.response.headers.set("connection", "close");
   renderDefault(state, ctx, badRequestError(reason));
-  return respond(state, ctx) as Response;
+  return respond(state, ctx, [state.root]) as Response;
 }

@@ -1,45 +1,58 @@
 import type { Context } from "../context/context.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { isErrorStatus, renderError } from "../errors/render-error.ts";
+import type { Scope } from "../router/create-router.ts";
 import { isView } from "../view/define-view.ts";
 import type { AppState } from "./app-state.ts";
 import { appendVary } from "./respond.ts";
 
 /**
- * Turns an error thrown while handling a request into the response to send: the app's `onError`
- * handler first (if any), else the default rendering. Never throws.
+ * Turns an error thrown while handling a request into the response to send: the error handlers of
+ * the route's namespaces, nearest first, up to the app's `onError` (the root scope's); the first that returns a `Response`
+ * or a view answers, else the default rendering. Never throws.
  */
-export function rescue(state: AppState, ctx: Context, error: unknown): void | Promise<void> {
+export function rescue(
+  state: AppState,
+  ctx: Context,
+  error: unknown,
+  scopes: readonly Scope[],
+): void | Promise<void> {
   ctx.error = error;
   const response = ctx.response;
   response.view = undefined;
   response.raw = undefined;
-  const handler = state.errorHandler as ((error: unknown, ctx: Context) => unknown) | undefined;
-  if (handler) return rescueWithHandler(state, ctx, error, handler);
+  let handlers: ((error: unknown, ctx: Context) => unknown)[] | undefined;
+  for (let i = scopes.length - 1; i >= 0; i--) {
+    const own = scopes[i]!.onError;
+    if (own) (handlers ??= []).push(own as (error: unknown, ctx: Context) => unknown);
+  }
+  if (handlers) return rescueWithHandlers(state, ctx, error, handlers);
   renderDefault(state, ctx, error);
 }
 
-async function rescueWithHandler(
+async function rescueWithHandlers(
   state: AppState,
   ctx: Context,
   error: unknown,
-  handler: (error: unknown, ctx: Context) => unknown,
+  handlers: readonly ((error: unknown, ctx: Context) => unknown)[],
 ): Promise<void> {
   const response = ctx.response;
-  response.status = isHttpError(error) && isErrorStatus(error.code) ? error.code : 500;
-  try {
-    let result = handler(error, ctx);
-    if (result instanceof Promise) result = await result;
-    if (result instanceof Response) {
-      response.raw = result;
-      return;
+  for (const handler of handlers) {
+    response.status = isHttpError(error) && isErrorStatus(error.code) ? error.code : 500;
+    try {
+      let result = handler(error, ctx);
+      if (result instanceof Promise) result = await result;
+      if (result instanceof Response) {
+        response.raw = result;
+        return;
+      }
+      if (isView(result)) {
+        response.view = result;
+        return;
+      }
+    } catch (handlerError) {
+      state.logger.error(`[portico] onError handler failed for request ${ctx.request.id}`, handlerError);
     }
-    if (isView(result)) {
-      response.view = result;
-      return;
-    }
-  } catch (handlerError) {
-    state.logger.error(`[portico] onError handler failed for request ${ctx.request.id}`, handlerError);
   }
   renderDefault(state, ctx, error);
 }

@@ -1,6 +1,7 @@
 import type { Context } from "../context/context.ts";
 import type { ResponseBody, ResponseTransform } from "../context/response-state.ts";
 import { FastResponse, writesParts } from "../fast-path/fast-path.ts";
+import type { Scope } from "../router/create-router.ts";
 import { renderView } from "../view/render-view.ts";
 import { wasUpgraded } from "../ws/upgrade.ts";
 import type { AppState } from "./app-state.ts";
@@ -8,6 +9,16 @@ import { lastResortResponse, rescue } from "./rescue.ts";
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const encoder = new TextEncoder();
+// The bytes of responses built for transforms, so that `etag` and `compress` need not read them back.
+const knownBodies = new WeakMap<Response, Uint8Array<ArrayBuffer>>();
+
+/**
+ * The body of a response Portico built from known bytes (a string, bytes, a rendered view) for the
+ * response transforms, or `undefined` for any other response (which the caller then reads itself).
+ */
+export function bytesOf(response: Response): Uint8Array<ArrayBuffer> | undefined {
+  return knownBodies.get(response);
+}
 // Fetch's Headers accept control characters that HTTP forbids in a field value (RFC 9110 §5.5); each
 // runtime then does its own thing with them (Node throws, Bun sends them, Deno stops answering).
 function holdsControlCharacter(value: string): boolean {
@@ -25,40 +36,58 @@ const SWITCHED = new FastResponse({ status: 101, headers: {}, body: null }) as u
  * The response for a handled request. Building it can fail (a bad status or header, a renderer that
  * throws): the error is then rescued once more, and as a last resort a plain 500 is sent.
  */
-export function respond(state: AppState, ctx: Context): Response | Promise<Response> {
+export function respond(
+  state: AppState,
+  ctx: Context,
+  scopes: readonly Scope[],
+): Response | Promise<Response> {
   if (state.hasWebSockets && wasUpgraded(ctx)) return SWITCHED;
   try {
     const transforms = ctx.response.transforms;
-    if (transforms !== undefined) return transformed(state, ctx, transforms);
+    if (transforms !== undefined) return transformed(state, ctx, scopes, transforms);
     return buildResponse(ctx, state.idHeader);
   } catch (error) {
-    const rescued = rescue(state, ctx, error);
+    const rescued = rescue(state, ctx, error, scopes);
     return rescued instanceof Promise ? rescued.then(() => lastTry(state, ctx)) : lastTry(state, ctx);
   }
 }
 
 // The transforms see the full body (HEAD included, so an ETag or encoding matches GET's); a body of
 // known bytes carries its length so they can tell it from a stream.
-async function transformed(
+function transformed(
   state: AppState,
   ctx: Context,
+  scopes: readonly Scope[],
   transforms: readonly ResponseTransform[],
-): Promise<Response> {
-  try {
-    let response = buildResponse(ctx, state.idHeader, true);
-    for (let i = transforms.length - 1; i >= 0; i--) response = await transforms[i]!(response, ctx);
-    if (ctx.request.method !== "HEAD" || response.body === null) return response;
-    response.body.cancel().catch(() => {});
-    return new Response(null, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  } catch (error) {
-    if (ctx.response.hasHeaders) ctx.response.headers.delete("content-length");
-    await rescue(state, ctx, error);
-    return lastTry(state, ctx);
-  }
+): Response | Promise<Response> {
+  const recover = (error: unknown): Response | Promise<Response> => {
+    const rescued = rescue(state, ctx, error, scopes);
+    return rescued instanceof Promise ? rescued.then(() => lastTry(state, ctx)) : lastTry(state, ctx);
+  };
+  // Synchronous as long as the transforms are: a promise only from the first one that returns one.
+  const from = (index: number, response: Response): Response | Promise<Response> => {
+    try {
+      for (let i = index; i >= 0; i--) {
+        const out = transforms[i]!(response, ctx);
+        if (out instanceof Promise) return out.then((next) => from(i - 1, next), recover);
+        response = out;
+      }
+      return withoutBodyForHead(ctx, response);
+    } catch (error) {
+      return recover(error);
+    }
+  };
+  return from(transforms.length - 1, buildResponse(ctx, state.idHeader, true));
+}
+
+function withoutBodyForHead(ctx: Context, response: Response): Response {
+  if (ctx.request.method !== "HEAD" || response.body === null) return response;
+  response.body.cancel().catch(() => {});
+  return new Response(null, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 function lastTry(state: AppState, ctx: Context): Response {
@@ -108,13 +137,15 @@ export function buildResponse(ctx: Context, idHeader: string, toTransform = fals
     length = body.byteLength;
   }
   let headers: Record<string, string> | Headers;
-  if (!state.hasHeaders) {
+  if (!state.hasHeaders && !toTransform) {
     headers = { [idHeader]: ctx.request.id };
     if (contentType !== undefined) headers["content-type"] = contentType;
     if (vary) headers.vary = "Accept";
     if (length !== undefined) headers["content-length"] = String(length);
   } else {
-    headers = state.headers;
+    // For transforms, a copy: what they set must not reach an error response built after them.
+    if (!toTransform) headers = state.headers;
+    else headers = state.hasHeaders ? new Headers(state.headers) : new Headers();
     checkValues(headers);
     headers.set(idHeader, ctx.request.id);
     if (contentType !== undefined) headers.set("content-type", contentType);
@@ -127,9 +158,11 @@ export function buildResponse(ctx: Context, idHeader: string, toTransform = fals
     body instanceof Uint8Array ||
     body instanceof ReadableStream
   ) {
-    if (writesParts(ctx.request.source))
-      return new FastResponse({ status, headers, body }) as unknown as Response;
-    return new Response(body as ConstructorParameters<typeof Response>[0], { status, headers });
+    const response = writesParts(ctx.request.source)
+      ? (new FastResponse({ status, headers, body }) as unknown as Response)
+      : new Response(body as ConstructorParameters<typeof Response>[0], { status, headers });
+    if (length !== undefined) knownBodies.set(response, body as Uint8Array<ArrayBuffer>);
+    return response;
   }
   return new Response(body as ConstructorParameters<typeof Response>[0], { status, headers });
 }

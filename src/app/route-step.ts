@@ -1,12 +1,15 @@
 import type { Context } from "../context/context.ts";
 import {
   type Handler,
+  hooksKey,
   isConnectable,
   isRunnable,
   pathKeysKey,
+  type Runnable,
   runKey,
   type WsHandler,
 } from "../context/handler.ts";
+import type { Scope } from "../router/create-router.ts";
 import { isView } from "../view/define-view.ts";
 import { upgrade } from "../ws/upgrade.ts";
 import type { AppState } from "./app-state.ts";
@@ -23,6 +26,7 @@ export function routeStep(
   pattern: string,
   names: readonly string[],
   handler: Handler<never> | WsHandler<never>,
+  scopes: readonly Scope[],
 ): Terminal {
   if (isRunnable(handler) || isConnectable(handler))
     checkPathKeys(handler[pathKeysKey], names, method, pattern);
@@ -31,7 +35,7 @@ export function routeStep(
     return (ctx) => upgrade(ctx, ws, upgradeShimFor(ctx.request.source, ctx.env), state.logger);
   }
   if (!isRunnable(handler)) return handler as Terminal;
-  const run = handler[runKey];
+  const runWithHooks = withNamespaceCallbacks(handler, scopes);
   const where = `${method} ${pattern}`;
   let warned = false;
   // `call` may return a view, a `Response` or nothing; anything else is ignored (the types refuse
@@ -46,8 +50,30 @@ export function routeStep(
     return outcome;
   };
   return (ctx: Context) => {
-    const outcome = run(ctx);
+    const outcome = runWithHooks()(ctx);
     return outcome instanceof Promise ? outcome.then(check) : check(outcome);
+  };
+}
+
+// The endpoint's run with its namespaces' before/after callbacks, outermost first. Callbacks may be
+// added after the route (`r.get(…); r.before(…)`): the run is remade when their number changes.
+function withNamespaceCallbacks(
+  endpoint: Runnable,
+  scopes: readonly Scope[],
+): () => (ctx: Context) => unknown {
+  let run = endpoint[runKey];
+  let counted = 0;
+  return () => {
+    let count = 0;
+    for (const scope of scopes) count += scope.before.length + scope.after.length;
+    if (count !== counted) {
+      counted = count;
+      run = endpoint[hooksKey](
+        scopes.flatMap((scope) => scope.before),
+        scopes.flatMap((scope) => scope.after),
+      );
+    }
+    return run;
   };
 }
 

@@ -36,7 +36,7 @@ function runFrom(
     s++;
     i = 0;
   }
-  if (s === scopes.length) return runStep(state, ctx, terminal);
+  if (s === scopes.length) return runStep(state, ctx, scopes, terminal);
   const middleware = scopes[s]!.middleware[i] as Middleware;
   let called = false;
   const next = (): Promise<void> => {
@@ -44,22 +44,27 @@ function runFrom(
     called = true;
     return Promise.resolve(runFrom(state, ctx, scopes, s, i + 1, terminal));
   };
-  return runStep(state, ctx, (c) => middleware(c, next));
+  return runStep(state, ctx, scopes, (c) => middleware(c, next));
 }
 
 // Runs a step and records what it returned: a `Response` is sent as is, a view is rendered (unless
 // one is already set). An error is rescued here.
-function runStep(state: AppState, ctx: Context, step: Terminal): void | Promise<void> {
+function runStep(
+  state: AppState,
+  ctx: Context,
+  scopes: readonly Scope[],
+  step: Terminal,
+): void | Promise<void> {
   let result: unknown;
   try {
     result = step(ctx);
   } catch (error) {
-    return rescue(state, ctx, error);
+    return rescue(state, ctx, error, scopes);
   }
   if (result instanceof Promise) {
     return result.then(
       (value) => record(ctx, value),
-      (error: unknown) => rescue(state, ctx, error),
+      (error: unknown) => rescue(state, ctx, error, scopes),
     );
   }
   record(ctx, result);

@@ -4,18 +4,15 @@ import { ANY_METHOD, WS_METHOD } from "../router/route-table.ts";
 import type { AppState } from "./app-state.ts";
 
 /**
- * Answers a path no route matches for this method: 404 (or the app's `notFound`) when no route has
+ * Answers a path no route matches for this method: 404 when no route (and no `notFound`) has
  * the path, 426 when only a websocket route has it, 204 with `Allow` for OPTIONS, else 405 with `Allow`.
  */
 export function unmatched(state: AppState, ctx: Context): unknown {
   const { method, path } = ctx.request;
   const methods = state.table.methodsFor(path).filter((m) => m !== ANY_METHOD);
   const http = methods.filter((m) => m !== WS_METHOD);
-  if (methods.length === 0) {
-    if (!state.notFoundHandler) throw notFoundError();
-    ctx.response.status = 404;
-    return (state.notFoundHandler as (c: Context) => unknown)(ctx);
-  }
+  // A `notFound` handler (the app's or a namespace's) is routed to before this runs.
+  if (methods.length === 0) throw notFoundError();
   if (http.length === 0) throw upgradeRequiredError();
   const allow = [...http, "OPTIONS"].join(", ");
   if (method === "OPTIONS") {

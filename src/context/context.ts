@@ -52,6 +52,7 @@ export class Context<TEnv = RegisteredEnv> {
   readonly #executionContext: ExecutionContext | undefined;
   #state: RegisteredState | undefined = undefined;
   #signal: AbortSignal | undefined = undefined;
+  #abortSources: AbortSignal[] | undefined = undefined;
 
   /** Builds a context; use {@link createContext} in tests. */
   constructor(
@@ -68,16 +69,24 @@ export class Context<TEnv = RegisteredEnv> {
 
   /**
    * Pass it to the I/O a handler starts (`fetch(url, { signal: ctx.signal })`): aborted when the client
-   * goes away, and by a `timeout()` at its deadline (middleware may replace it with one that also
-   * aborts on their own condition; combine with `AbortSignal.any`).
+   * goes away, and when any signal given to {@link Context.abortOn} aborts (a `timeout()`'s deadline).
+   * Made on first read.
    */
   get signal(): AbortSignal {
-    this.#signal ??= this.request.raw.signal;
+    if (this.#signal === undefined) {
+      const own = this.request.raw.signal;
+      this.#signal = this.#abortSources ? AbortSignal.any([own, ...this.#abortSources]) : own;
+    }
     return this.#signal;
   }
 
-  set signal(signal: AbortSignal) {
-    this.#signal = signal;
+  /**
+   * Makes `ctx.signal` abort when `signal` does too (middleware such as `timeout()` use it). Cheap
+   * until `ctx.signal` is read: the signals are combined then.
+   */
+  abortOn(signal: AbortSignal): void {
+    if (this.#signal !== undefined) this.#signal = AbortSignal.any([this.#signal, signal]);
+    else (this.#abortSources ??= []).push(signal);
   }
 
   /** Per-request data for middleware and handlers to share (typed by `Register["state"]`). */

@@ -10,6 +10,14 @@ export interface Runnable {
   readonly [runKey]: (ctx: Context) => unknown;
   /** @ignore The path parameters the endpoint declares (source keys), checked against its routes. */
   readonly [pathKeysKey]: readonly string[];
+  /**
+   * @ignore Like `runKey`, with namespace callbacks around the endpoint's own: `before` after params
+   * and before its own `before`s, `after` after `call` and before its own `after`s.
+   */
+  readonly [hooksKey]: (
+    before: readonly ((ep: never) => unknown)[],
+    after: readonly ((ep: never) => unknown)[],
+  ) => (ctx: Context) => unknown;
   /** Runs the endpoint on a context; resolves to its result (a view, a `Response`, or nothing). */
   call(ctx: Context): Promise<unknown>;
 }
@@ -35,6 +43,8 @@ export interface Connectable {
 export const runKey: unique symbol = Symbol.for("portico.run");
 /** Where a channel keeps what the upgrade runs. */
 export const connectKey: unique symbol = Symbol.for("portico.connect");
+/** Where an endpoint keeps its run with namespace callbacks. */
+export const hooksKey: unique symbol = Symbol.for("portico.hooks");
 /** Where endpoints and channels keep their declared path parameters. */
 export const pathKeysKey: unique symbol = Symbol.for("portico.path-keys");
 

@@ -1,5 +1,5 @@
 import type { Context } from "../context/context.ts";
-import { pathKeysKey, type Runnable, runKey } from "../context/handler.ts";
+import { hooksKey, pathKeysKey, type Runnable, runKey } from "../context/handler.ts";
 import { runSteps, type Step } from "../context/run-steps.ts";
 import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "../errors/define-error.ts";
 import { compileParams, type ParamsDeclaration, paramsStep } from "../params/parse-params.ts";
@@ -117,21 +117,32 @@ export function defineEndpoint<
   }
   const errors = defineErrors(definition.errors) as ErrorClasses<unknown>;
   const compiled = definition.params === undefined ? undefined : compileParams(definition.params);
-  // params, before…, call, after…: one list of steps, synchronous until one of them is not.
-  const steps: Step<EndpointRun>[] = [
-    ...(compiled === undefined ? [] : [paramsStep(compiled)]),
-    ...((definition.before ?? []) as unknown as readonly Step<EndpointRun>[]),
-    callStep(definition.call as unknown as (ep: EndpointRun) => unknown),
-    ...((definition.after ?? []) as unknown as readonly Step<EndpointRun>[]),
-  ];
-  const run = (ctx: Context): unknown => {
-    if (status !== 200) ctx.response.status = status;
-    const ep = new EndpointRun(ctx, errors);
-    const pending = runSteps(steps, ep);
-    return pending === undefined ? ep.outcome() : pending.then(() => ep.outcome());
+  // params, before…, call, after…: one list of steps, synchronous until one of them is not; a
+  // namespace's callbacks go before the endpoint's own.
+  const compile = (
+    outerBefore: readonly Step<EndpointRun>[],
+    outerAfter: readonly Step<EndpointRun>[],
+  ): ((ctx: Context) => unknown) => {
+    const steps: Step<EndpointRun>[] = [
+      ...(compiled === undefined ? [] : [paramsStep(compiled)]),
+      ...outerBefore,
+      ...((definition.before ?? []) as unknown as readonly Step<EndpointRun>[]),
+      callStep(definition.call as unknown as (ep: EndpointRun) => unknown),
+      ...outerAfter,
+      ...((definition.after ?? []) as unknown as readonly Step<EndpointRun>[]),
+    ];
+    return (ctx) => {
+      if (status !== 200) ctx.response.status = status;
+      const ep = new EndpointRun(ctx, errors);
+      const pending = runSteps(steps, ep);
+      return pending === undefined ? ep.outcome() : pending.then(() => ep.outcome());
+    };
   };
+  const run = compile([], []);
   return Object.freeze({
     [runKey]: run,
+    [hooksKey]: (before: readonly ((ep: never) => unknown)[], after: readonly ((ep: never) => unknown)[]) =>
+      compile(before as readonly Step<EndpointRun>[], after as readonly Step<EndpointRun>[]),
     [pathKeysKey]: compiled?.pathKeys ?? [],
     params: definition.params,
     errors: errors as ErrorClasses<TErrors>,

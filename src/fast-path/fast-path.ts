@@ -172,6 +172,15 @@ export class FastResponse {
     return this.#real?.bodyUsed ?? false;
   }
 
+  /**
+   * The headers: the parts' own `Headers` until the real response exists (so that a response
+   * transform reading or setting a header does not build it), then the real response's.
+   */
+  get headers(): Headers {
+    const headers = this.#parts.headers;
+    return this.#real === undefined && headers instanceof Headers ? headers : this.real().headers;
+  }
+
   /** The parts, for the adapter to write, until the real response was built (it then owns the body). */
   parts(): ResponseParts | undefined {
     return this.#real === undefined ? this.#parts : undefined;

@@ -1,4 +1,4 @@
-import { appendVary } from "../app/respond.ts";
+import { appendVary, bytesOf } from "../app/respond.ts";
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
 import { pickEncoding } from "../http/accept.ts";
@@ -35,10 +35,10 @@ function runtimeHas(encoding: Encoding): boolean {
 
 // A body of known bytes goes in as one write: piping it through costs 2.4× as much on Node 20
 // (170 vs 406 µs for 1.4 KiB of JSON; Deno 38 vs 74 µs, Bun 17 vs 23 µs).
-function compressWhole(bytes: ArrayBuffer, encoding: Encoding): ReadableStream<Uint8Array> {
+function compressWhole(bytes: Uint8Array<ArrayBuffer>, encoding: Encoding): ReadableStream<Uint8Array> {
   const compressor = new CompressionStream(FORMATS[encoding] as CompressionFormat);
   const writer = compressor.writable.getWriter();
-  writer.write(new Uint8Array(bytes)).catch(() => {});
+  writer.write(bytes).catch(() => {});
   writer.close().catch(() => {});
   return compressor.readable;
 }
@@ -92,7 +92,7 @@ export function compress(options: CompressOptions = {}): Middleware<unknown> {
     if (ctx.request.method === "HEAD") response.body.cancel().catch(() => {});
     else if (length === null) {
       body = response.body.pipeThrough(new CompressionStream(FORMATS[encoding] as CompressionFormat));
-    } else body = compressWhole(await response.arrayBuffer(), encoding);
+    } else body = compressWhole(bytesOf(response) ?? new Uint8Array(await response.arrayBuffer()), encoding);
     const init: ResponseInit & { encodeBody?: "manual" } = {
       status: response.status,
       statusText: response.statusText,

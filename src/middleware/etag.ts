@@ -1,7 +1,8 @@
+import { bytesOf } from "../app/respond.ts";
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
 import { defineError, type ErrorClass } from "../errors/define-error.ts";
-import { toBase64Url } from "../http/base64.ts";
+import { fingerprint } from "../http/fingerprint.ts";
 import { mediaTypeOf } from "../http/media-type.ts";
 import { type DeclaringMiddleware, declaring } from "./declaring.ts";
 
@@ -21,7 +22,7 @@ const DROPPED_BY_304 = ["content-type", "content-length", "content-encoding", "c
 const ENTITY_TAG = /(W\/)?"[\x21\x23-\x7e\x80-\xff]*"/g;
 
 /**
- * ETags for GET and HEAD answers: a SHA-256 tag of the body (unless the handler set an `ETag`), then
+ * ETags for GET and HEAD answers: a 96-bit fingerprint of the body (unless the handler set an `ETag`), then
  * `If-None-Match` → 304 (weak comparison) and `If-Match` → 412 (strong comparison, a declared error).
  * Bodies whose bytes are known are tagged — what a view renders, `ctx.response.body`, a returned
  * `Response` with a `Content-Length`; a stream without one is sent untouched rather than held until it
@@ -35,23 +36,27 @@ export function etag(
   options: EtagOptions = {},
 ): DeclaringMiddleware<{ readonly PreconditionFailed: ErrorClass<undefined> }> {
   const prefix = options.weak ? "W/" : "";
-  const tag = async (response: Response, ctx: Context<unknown>): Promise<Response> => {
+  const tag = (response: Response, ctx: Context<unknown>): Response | Promise<Response> => {
     if (response.status !== 200 || response.body === null) return response;
-    let value = response.headers.get("etag");
-    if (value === null) {
-      if (
-        !response.headers.has("content-length") ||
-        mediaTypeOf(response.headers.get("content-type")) === "text/event-stream"
-      ) {
-        return response;
-      }
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-      value = `${prefix}"${toBase64Url(digest.subarray(0, 18))}"`;
-      response = new Response(bytes, response);
-      response.headers.set("etag", value);
+    const own = response.headers.get("etag");
+    if (own !== null) return answer(response, own, ctx.request.headers);
+    if (
+      !response.headers.has("content-length") ||
+      mediaTypeOf(response.headers.get("content-type")) === "text/event-stream"
+    ) {
+      return response;
     }
-    return answer(response, value, ctx.request.headers);
+    const tagged = (bytes: Uint8Array<ArrayBuffer>, target: Response): Response => {
+      const value = `${prefix}"${fingerprint(bytes)}"`;
+      target.headers.set("etag", value);
+      return answer(target, value, ctx.request.headers);
+    };
+    const known = bytesOf(response);
+    if (known !== undefined) return tagged(known, response);
+    return response.arrayBuffer().then((buffer) => {
+      const bytes = new Uint8Array(buffer);
+      return tagged(bytes, new Response(bytes, response));
+    });
   };
   const middleware: Middleware<unknown> = (ctx, next) => {
     const method = ctx.request.method;

@@ -21,7 +21,7 @@ export function timeout(ms: number): DeclaringMiddleware<{ readonly HandlerTimeo
     throw new RangeError("timeout(): give a positive number of milliseconds");
   const middleware: Middleware<unknown> = (ctx, next) => {
     const deadline = new AbortController();
-    ctx.signal = AbortSignal.any([ctx.signal, deadline.signal]);
+    ctx.abortOn(deadline.signal);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

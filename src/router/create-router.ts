@@ -1,4 +1,4 @@
-import type { RegisteredEnv } from "../context/context.ts";
+import type { Context, RegisteredEnv } from "../context/context.ts";
 import {
   type Handler,
   isConnectable,
@@ -6,12 +6,39 @@ import {
   type Middleware,
   type WsHandler,
 } from "../context/handler.ts";
+import type { EndpointHelpers } from "../endpoint/endpoint-instance.ts";
 import { joinPath } from "./join-path.ts";
 import { ANY_METHOD, WS_METHOD } from "./route-table.ts";
 
-/** A group of middleware that wraps the routes registered under it. */
+/**
+ * Runs before or after the `call` of every endpoint of a namespace, with the endpoint instance (what
+ * every endpoint offers: context, request, headers, status; raise shared errors made by `defineError`).
+ */
+export type NamespaceCallback = (ep: EndpointHelpers<unknown>) => unknown;
+
+/** Handles an error thrown under a namespace: a `Response` or a view, or nothing for the next handler out. */
+export type ScopeErrorHandler<TEnv = RegisteredEnv> = (error: unknown, ctx: Context<TEnv>) => unknown;
+
+/** Answers the unmatched paths under a namespace's prefix (the status is preset to 404). */
+export type ScopeNotFoundHandler<TEnv = RegisteredEnv> = (ctx: Context<TEnv>) => unknown;
+
+/** A namespace, router or app: the middleware and hooks around the routes registered under it. */
 export interface Scope {
   readonly middleware: Middleware<never>[];
+  /** Run before every endpoint's own `before` callbacks (outer namespaces first). */
+  readonly before: NamespaceCallback[];
+  /** Run after `call`, before the endpoint's own `after` callbacks (outer namespaces first). */
+  readonly after: NamespaceCallback[];
+  /** The error handler of this namespace, if it has one. */
+  onError?: ScopeErrorHandler<never> | undefined;
+}
+
+/** The method a namespace's `notFound` is recorded under (never a request's method). */
+export const NOT_FOUND_METHOD = "#not-found";
+
+/** A fresh scope. */
+export function newScope(): Scope {
+  return { middleware: [], before: [], after: [] };
 }
 
 /** A registered route: what runs, and the scopes (outermost first) whose middleware wraps it. */
@@ -144,7 +171,7 @@ export class Router<TEnv = RegisteredEnv> {
    * });
    */
   on(prefix: string, build: (router: Router<TEnv>) => unknown): this {
-    const scope: Scope = { middleware: [] };
+    const scope = newScope();
     const child = new Router<TEnv>(
       joinPath(this.#prefix, prefix),
       [...this.#scopes, scope],
@@ -152,6 +179,63 @@ export class Router<TEnv = RegisteredEnv> {
       this.#sink,
     );
     build(child);
+    return this;
+  }
+
+  /**
+   * Handles errors thrown by this namespace's (or router's) routes and middleware: the nearest
+   * namespace's handler wins, then the next one out, then the app's. Return a `Response` or a view;
+   * return nothing to leave the error to the next handler out (or the default rendering).
+   *
+   * @example
+   * app.on("/api", (r) => r.onError((error) => Response.json({ problem: String(error) }, { status: 500 })));
+   */
+  onError(handler: ScopeErrorHandler<TEnv>): this {
+    this.#own.onError = handler as ScopeErrorHandler<never>;
+    return this;
+  }
+
+  /**
+   * Answers paths under this namespace's prefix that no route matches (for any method; a path routed
+   * for other methods still gets its 405). The nearest namespace's wins, then the app's.
+   *
+   * @example
+   * app.on("/api", (r) => r.notFound(() => Response.json({ error: "no such endpoint" }, { status: 404 })));
+   */
+  notFound(handler: ScopeNotFoundHandler<TEnv>): this {
+    this.#sink({
+      method: NOT_FOUND_METHOD,
+      path: this.#prefix === "" ? "/" : this.#prefix,
+      handler: handler as Handler<never>,
+      scopes: this.#scopes,
+    });
+    return this;
+  }
+
+  /**
+   * A callback run for every endpoint of this namespace after its params are parsed, before the
+   * endpoint's own `before` callbacks (outer namespaces' first). Gets the endpoint instance `ep`; a raise
+   * skips the rest, as in an endpoint. Block routes are not endpoints and do not run it.
+   *
+   * @example
+   * app.on("/admin", (r) => r.before((ep) => { if (!ep.context.state.user) throw new Forbidden(); }));
+   */
+  before(callback: NamespaceCallback): this {
+    if (typeof callback !== "function") throw new TypeError("before() takes a function (ep) => …");
+    this.#own.before.push(callback);
+    return this;
+  }
+
+  /**
+   * A callback run for every endpoint of this namespace after `call`, before the endpoint's own `after`
+   * callbacks (outer namespaces' first); skipped when something raised.
+   *
+   * @example
+   * app.on("/api", (r) => r.after((ep) => ep.header("cache-control", "no-store")));
+   */
+  after(callback: NamespaceCallback): this {
+    if (typeof callback !== "function") throw new TypeError("after() takes a function (ep) => …");
+    this.#own.after.push(callback);
     return this;
   }
 
@@ -206,7 +290,7 @@ export class Router<TEnv = RegisteredEnv> {
  * app.mount("/admin", admin);
  */
 export function createRouter<TEnv = RegisteredEnv>(build?: (router: Router<TEnv>) => unknown): Router<TEnv> {
-  const scope: Scope = { middleware: [] };
+  const scope = newScope();
   const router = new Router<TEnv>("", [scope], scope, undefined);
   build?.(router);
   return router;

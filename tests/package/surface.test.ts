@@ -36,6 +36,9 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "t",
     ],
     types: [
+      "NamespaceCallback",
+      "ScopeErrorHandler",
+      "ScopeNotFoundHandler",
       "DeclaredView",
       "RouteEntry",
       "RouteInfo",
