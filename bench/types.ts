@@ -113,14 +113,24 @@ function check(dir: string, project = "tsconfig.json"): Figures {
   let out: string;
   let errors = 0;
   try {
-    out = execFileSync(tsc, ["-p", join(dir, project), "--extendedDiagnostics"], { encoding: "utf8", maxBuffer: 64 << 20 });
+    out = execFileSync(tsc, ["-p", join(dir, project), "--extendedDiagnostics"], {
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+    });
   } catch (error) {
     out = (error as { stdout: string }).stdout;
     errors = (out.match(/error TS\d+/g) ?? []).length;
     if (errors === 0) throw error;
-    console.error(out.split("\n").filter((line) => line.includes("error TS")).slice(0, 3).join("\n"));
+    console.error(
+      out
+        .split("\n")
+        .filter((line) => line.includes("error TS"))
+        .slice(0, 3)
+        .join("\n"),
+    );
   }
-  const figure = (name: string): number => Number(new RegExp(`${name}:\\s+([\\d.]+)`).exec(out)?.[1] ?? Number.NaN);
+  const figure = (name: string): number =>
+    Number(new RegExp(`${name}:\\s+([\\d.]+)`).exec(out)?.[1] ?? Number.NaN);
   return {
     instantiations: figure("Instantiations"),
     checkSeconds: figure("Check time"),
@@ -129,7 +139,10 @@ function check(dir: string, project = "tsconfig.json"): Figures {
   };
 }
 
-function tsconfig(paths: Readonly<Record<string, readonly string[]>>, files = ["app.ts", "client.ts"]): string {
+function tsconfig(
+  paths: Readonly<Record<string, readonly string[]>>,
+  files = ["app.ts", "client.ts"],
+): string {
   return JSON.stringify({
     compilerOptions: {
       target: "es2022",
@@ -157,7 +170,10 @@ for (const size of SIZES) {
       "portico",
       porticoApp,
       porticoClient,
-      { portico: [join(root, "dist", "mod.d.ts")], "portico/client": [join(root, "dist", "client", "mod.d.ts")] },
+      {
+        portico: [join(root, "dist", "mod.d.ts")],
+        "portico/client": [join(root, "dist", "client", "mod.d.ts")],
+      },
     ],
     ["hono", honoApp, honoClient, {}],
   ] as const) {

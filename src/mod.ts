@@ -89,8 +89,19 @@ export type {
   Entries,
   InferDeclaration,
   InferEntries,
+  MayBeOmitted,
   SourceDeclaration,
 } from "./schema/entries.ts";
+export type {
+  StandardInput,
+  StandardIssue,
+  StandardJsonSchema,
+  StandardOutput,
+  StandardProps,
+  StandardResult,
+  StandardSchemaV1,
+  StandardTypes,
+} from "./schema/standard.ts";
 export {
   defineView,
   isView,

@@ -21,12 +21,12 @@ export function rescue(
   const response = ctx.response;
   response.view = undefined;
   response.raw = undefined;
-  let handlers: ((error: unknown, ctx: Context) => unknown)[] | undefined;
+  const handlers: ((error: unknown, ctx: Context) => unknown)[] = [];
   for (let i = scopes.length - 1; i >= 0; i--) {
     const own = scopes[i]!.onError;
-    if (own) (handlers ??= []).push(own as (error: unknown, ctx: Context) => unknown);
+    if (own) handlers.push(own as (error: unknown, ctx: Context) => unknown);
   }
-  if (handlers) return rescueWithHandlers(state, ctx, error, handlers);
+  if (handlers.length > 0) return rescueWithHandlers(state, ctx, error, handlers);
   renderDefault(state, ctx, error);
 }
 

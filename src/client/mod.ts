@@ -22,6 +22,7 @@ export type {
   InputEntries,
   InputOf,
   IsRequired,
+  MayLeaveOut,
   MiddlewareErrors,
   OptionalSchema,
   ParamErrorName,

@@ -86,7 +86,8 @@ export class Context<TEnv = RegisteredEnv> {
    */
   abortOn(signal: AbortSignal): void {
     if (this.#signal !== undefined) this.#signal = AbortSignal.any([this.#signal, signal]);
-    else (this.#abortSources ??= []).push(signal);
+    else if (this.#abortSources === undefined) this.#abortSources = [signal];
+    else this.#abortSources.push(signal);
   }
 
   /** Per-request data for middleware and handlers to share (typed by `Register["state"]`). */

@@ -5,6 +5,7 @@ import { castText, isCastText } from "./cast-text.ts";
 import { type FailedCasts, pathKey, toSourcePath } from "./coerce.ts";
 import { compileFastValidator, type FastValidator, UNSURE } from "./fast-validate.ts";
 import { checkPlan, type GroupPlan, type Plan, planOf } from "./plan.ts";
+import { asSchema } from "./standard-schema.ts";
 import { isBodySpec, toObjectSchema } from "./t.ts";
 
 /** A declared source, prepared once per endpoint. */
@@ -30,9 +31,8 @@ export function compileSource(source: ParamSource, declaration: unknown): Compil
   const inner: SourceDeclaration = body ? body.declaration : (declaration as SourceDeclaration);
   if (body && source !== "form" && source !== "json")
     throw new TypeError(`t.body() is only for form and json, not ${source}`);
-  const schema: AnySchema = isSchema(inner)
-    ? inner
-    : (toObjectSchema(inner as Entries) as unknown as AnySchema);
+  const schema: AnySchema =
+    (asSchema(inner) as AnySchema | undefined) ?? (toObjectSchema(inner as Entries) as unknown as AnySchema);
   const plan = planOf(schema);
   if (plan.kind !== "group") throw new TypeError(`The ${source} params must be entries or an object schema`);
   checkPlan(plan, `${source} params`, source === "path");
@@ -126,7 +126,20 @@ function describe(
   if (cast !== undefined) text = castText(cast.input, cast.typeName);
   else if (issue.input === undefined && issue.kind === "schema") text = "is missing";
   else if (isCastText(issue.message)) text = issue.message;
-  else text = `is invalid: ${issue.message}`;
+  else text = `is invalid: ${withoutReceived(issue)}`;
   if (path.length === 0) return `${source === "json" ? "JSON body" : "Parameters"} ${text}`;
   return paramMessage(source, path, text);
+}
+
+// valibot's default messages end with the value received ("… but received \"hunter2\""), which may be a
+// password or a token: Portico says what was expected instead. A message the app wrote stays as is.
+const DEFAULT_MESSAGE = /^Invalid (\w+(?: \w+)*): (?:Expected [\s\S]* but r|R)eceived [\s\S]*$/;
+
+function withoutReceived(issue: v.BaseIssue<unknown>): string {
+  const match = DEFAULT_MESSAGE.exec(issue.message);
+  if (match === null) return issue.message;
+  const what = match[1] === "type" ? "" : `${match[1]} `;
+  return issue.expected === null
+    ? `unexpected ${what.trim() || "value"}`
+    : `expected ${what}${issue.expected}`;
 }

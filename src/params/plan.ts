@@ -1,4 +1,5 @@
 import { getMeta } from "./schema-meta.ts";
+import { isForeignSchema } from "./standard-schema.ts";
 import { FORBIDDEN_KEYS } from "./t.ts";
 
 /** Casts a source string to the declared type; returns {@link CAST_FAILED} when it cannot. */
@@ -58,6 +59,7 @@ const OBJECTS = new Set(["object", "loose_object", "strict_object", "object_with
 
 /** Inspects a schema: how to read, cast and name its value from a string source. */
 export function planOf(schema: object): Plan {
+  if (isForeignSchema(schema)) return planOf(schema.shadow);
   let node = schema as SchemaNode;
   let optional = false;
   while (WRAPPERS.has(node.type) && node.wrapped) {

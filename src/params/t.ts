@@ -9,6 +9,7 @@ import {
 import { castText } from "./cast-text.ts";
 import { parseIsoDate } from "./iso-date.ts";
 import { getMeta, setMeta } from "./schema-meta.ts";
+import { asSchema } from "./standard-schema.ts";
 
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
@@ -193,7 +194,7 @@ export function toObjectSchema(entries: Entries): v.ObjectSchema<v.ObjectEntries
   const out: Record<string, AnySchema> = {};
   for (const [name, value] of Object.entries(entries)) {
     if (FORBIDDEN_KEYS.has(name)) throw new TypeError(`"${name}" cannot be a parameter name`);
-    out[name] = isSchema(value) ? value : toObjectSchema(value as Entries);
+    out[name] = asSchema(value) ?? toObjectSchema(value as Entries);
   }
   return v.object(out);
 }

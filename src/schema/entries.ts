@@ -1,35 +1,50 @@
 import type * as v from "valibot";
+import type { StandardOutput, StandardSchemaV1 } from "./standard.ts";
 
 /** Any valibot schema (sync). */
 export type AnySchema = v.GenericSchema<unknown, unknown>;
 
-/** A source or group declared as entries: each value a valibot schema, or a plain object (a nested group). */
+/**
+ * A source or group declared as entries: each value a valibot schema, any Standard Schema (zod,
+ * arktype…), or a plain object (a nested group).
+ */
 export interface Entries {
   /** A parameter's schema, or a plain object for a nested group. */
-  readonly [key: string]: AnySchema | Entries;
+  readonly [key: string]: AnySchema | StandardSchemaV1 | Entries;
 }
 
-/** A source declaration: entries, or a valibot schema of an object. */
-export type SourceDeclaration = Entries | AnySchema;
+/** A source declaration: entries, or a schema of an object (valibot or any Standard Schema). */
+export type SourceDeclaration = Entries | AnySchema | StandardSchemaV1;
+
+/**
+ * Whether a key may be left out of the parsed object: valibot's optional wrappers without a default,
+ * or a Standard Schema whose output admits `undefined`.
+ */
+export type MayBeOmitted<TDeclaration> = TDeclaration extends AnySchema
+  ? TDeclaration extends {
+      readonly type: "optional" | "exact_optional" | "nullish";
+      readonly default: undefined;
+    }
+    ? true
+    : false
+  : TDeclaration extends StandardSchemaV1
+    ? undefined extends StandardOutput<TDeclaration>
+      ? true
+      : false
+    : false;
 
 /**
  * The parsed value of entries: nested groups become objects; a key whose schema is optional without a
  * default is optional (valibot leaves it out of the output).
  */
 export type InferEntries<TEntries extends Entries> = {
-  -readonly [K in keyof TEntries as TEntries[K] extends {
-    readonly type: "optional" | "exact_optional" | "nullish";
-    readonly default: undefined;
-  }
-    ? never
-    : K]: InferDeclaration<TEntries[K]>;
+  -readonly [K in keyof TEntries as MayBeOmitted<TEntries[K]> extends true ? never : K]: InferDeclaration<
+    TEntries[K]
+  >;
 } & {
-  -readonly [K in keyof TEntries as TEntries[K] extends {
-    readonly type: "optional" | "exact_optional" | "nullish";
-    readonly default: undefined;
-  }
-    ? K
-    : never]?: InferDeclaration<TEntries[K]>;
+  -readonly [K in keyof TEntries as MayBeOmitted<TEntries[K]> extends true ? K : never]?: InferDeclaration<
+    TEntries[K]
+  >;
 } extends infer TObject
   ? { [K in keyof TObject]: TObject[K] }
   : never;
@@ -37,9 +52,11 @@ export type InferEntries<TEntries extends Entries> = {
 /** The parsed value of a source declaration (entries or a schema). */
 export type InferDeclaration<TDeclaration> = TDeclaration extends AnySchema
   ? v.InferOutput<TDeclaration>
-  : TDeclaration extends Entries
-    ? InferEntries<TDeclaration>
-    : never;
+  : TDeclaration extends StandardSchemaV1
+    ? StandardOutput<TDeclaration>
+    : TDeclaration extends Entries
+      ? InferEntries<TDeclaration>
+      : never;
 
 /** True when a value is a valibot schema (rather than a plain object of entries). */
 export function isSchema(value: unknown): value is AnySchema {

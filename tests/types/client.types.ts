@@ -107,3 +107,37 @@ async function smallCalls(): Promise<void> {
   await smallClient.ping({ path: { id: 1 } });
 }
 void smallCalls;
+
+// Standard Schema entries (zod, arktype): params inferred from their output, client inputs from their input.
+import { type as ark } from "arktype";
+import { z } from "zod";
+
+const Mixed = defineEndpoint({
+  params: {
+    path: { id: z.number().int() },
+    query: {
+      limit: z.number().optional(),
+      tag: ark("string"),
+      since: ark("string | undefined"),
+      page: v.optional(t.int32()),
+    },
+  },
+  call(ep) {
+    type _path = Expect<Equal<typeof ep.params.path, { id: number }>>;
+    type _limit = Expect<Equal<typeof ep.params.query.limit, number | undefined>>;
+    type _tag = Expect<Equal<typeof ep.params.query.tag, string>>;
+    type _page = Expect<Equal<typeof ep.params.query.page, number | undefined>>;
+    // @ts-expect-error a required zod value is not optional
+    ep.params.path.id satisfies undefined;
+  },
+});
+const mixed = defineRoutes({ mixed: ["GET", "/m/:id", Mixed] });
+const mixedClient = createClient<typeof mixed>({ baseUrl: "http://x", routes: mixed });
+async function mixedCalls(): Promise<void> {
+  await mixedClient.mixed({ path: { id: 1 }, query: { tag: "a" } });
+  // @ts-expect-error tag (arktype, required) is missing
+  await mixedClient.mixed({ path: { id: 1 }, query: {} });
+  // @ts-expect-error id (zod number) is not a string
+  await mixedClient.mixed({ path: { id: "1" }, query: { tag: "a" } });
+}
+void mixedCalls;
