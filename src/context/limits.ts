@@ -18,11 +18,20 @@ export interface Limits {
   readonly wsBufferedAmount: number;
   /** Most websocket messages whose asynchronous handler is still running (over it: close 1008). */
   readonly wsPendingMessages: number;
+  /** Most files in one multipart form (over it: 400). */
+  readonly multipartFiles: number;
+  /** Largest text field of a multipart form, in bytes (over it: 413). */
+  readonly multipartFieldSize: number;
+  /** Largest header block of one multipart part, in bytes (over it: 400). */
+  readonly multipartHeaderSize: number;
+  /** Most header lines in one multipart part (over it: 400). */
+  readonly multipartHeaderLines: number;
 }
 
 /**
  * The safe defaults: 1 MiB bodies, depth 5, 1000 params, index 100, JSON depth 64, 1000-char path
- * params; websockets: 1 MiB messages, 4 MiB queued for a slow client, 256 messages in handlers.
+ * params; websockets: 1 MiB messages, 4 MiB queued for a slow client, 256 messages in handlers;
+ * multipart forms: 10 files, 64 KiB text fields, 8 KiB and 16 header lines per part.
  */
 export const defaultLimits: Limits = Object.freeze({
   bodySize: 1024 * 1024,
@@ -34,6 +43,10 @@ export const defaultLimits: Limits = Object.freeze({
   wsMessageSize: 1024 * 1024,
   wsBufferedAmount: 4 * 1024 * 1024,
   wsPendingMessages: 256,
+  multipartFiles: 10,
+  multipartFieldSize: 64 * 1024,
+  multipartHeaderSize: 8 * 1024,
+  multipartHeaderLines: 16,
 });
 
 /** Fills the limits the user left out with the defaults, and checks the ones given. */

@@ -1,5 +1,5 @@
 import { dictionary } from "../context/dictionary.ts";
-import type { NestedValue } from "./parse-nested.ts";
+import { isGroup, type NestedGroup, type NestedValue } from "./parse-nested.ts";
 import { CAST_FAILED, type GroupPlan, type Plan } from "./plan.ts";
 
 /** A value whose cast failed: the client's text and the type it was meant to be. */
@@ -40,7 +40,7 @@ function coerce(plan: Plan, raw: NestedValue, path: string[], failed: FailedCast
   if (plan.kind === "group") return coerceGroup(plan, raw, path, failed);
   if (plan.kind === "array") {
     if (raw === "") return undefined;
-    const items = Array.isArray(raw) ? raw : typeof raw === "string" ? [raw] : indexed(raw);
+    const items = Array.isArray(raw) ? raw : isGroup(raw) ? indexed(raw) : [raw];
     if (items === undefined) return raw;
     const out: unknown[] = [];
     for (let i = 0; i < items.length; i++) {
@@ -61,7 +61,7 @@ function coerce(plan: Plan, raw: NestedValue, path: string[], failed: FailedCast
 }
 
 // `ids[2]=c&ids[0]=a` → ["a", "c"]: the values in index order (gaps closed).
-function indexed(group: Record<string, NestedValue>): NestedValue[] | undefined {
+function indexed(group: NestedGroup): NestedValue[] | undefined {
   const keys = Object.keys(group);
   if (!keys.every((k) => /^\d+$/.test(k))) return undefined;
   return keys.sort((a, b) => Number(a) - Number(b)).map((k) => group[k]!);

@@ -2,8 +2,16 @@ import type { Limits } from "../context/limits.ts";
 import { type ParamSource, paramMessage, paramsError } from "../errors/param-errors.ts";
 import { FORBIDDEN_KEYS } from "./t.ts";
 
-/** A value parsed from a query or form: a string, repeated values, or a nested group. */
-export type NestedValue = string | NestedValue[] | NestedGroup;
+/** A single value: text, or a file of a multipart form. */
+export type NestedLeaf = string | Blob | { readonly stream: () => ReadableStream<Uint8Array> };
+
+/** A value parsed from a query or form: a single value, repeated values, or a nested group. */
+export type NestedValue = NestedLeaf | NestedValue[] | NestedGroup;
+
+/** True for a nested group (a null-prototype object), false for a single value or a list. */
+export function isGroup(value: unknown): value is NestedGroup {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === null;
+}
 
 /** A group of nested values (a null-prototype object: no key can reach a prototype). */
 export interface NestedGroup {
@@ -19,24 +27,49 @@ const INDEX = /^\d+$/;
  * is a space. Bounds from `limits` (parameter count, depth, array index) give a 400.
  */
 export function parseNested(text: string, source: ParamSource, limits: Limits): NestedGroup {
-  const root: NestedGroup = Object.create(null);
-  if (text === "") return root;
-  let count = 0;
+  const builder = nestedBuilder(source, limits);
+  if (text === "") return builder.root;
   let start = 0;
   while (start <= text.length) {
     let end = text.indexOf("&", start);
     if (end < 0) end = text.length;
     if (end > start) {
-      if (++count > limits.paramCount) fail(source, [], `count is over the limit of ${limits.paramCount}`);
       const pair = text.slice(start, end);
       const eq = pair.indexOf("=");
-      const key = decode(eq < 0 ? pair : pair.slice(0, eq), source);
-      const value = eq < 0 ? "" : decode(pair.slice(eq + 1), source);
-      assign(root, splitKey(key), value, source, limits);
+      builder.add(
+        decode(eq < 0 ? pair : pair.slice(0, eq), source),
+        eq < 0 ? "" : decode(pair.slice(eq + 1), source),
+      );
     }
     start = end + 1;
   }
-  return root;
+  return builder.root;
+}
+
+/** Builds nested groups from `key=value` pairs (a query, a urlencoded form, a multipart form's parts). */
+export interface NestedBuilder {
+  /** Adds one pair, by its decoded key (`user[name]`, `ids[]`). */
+  add(key: string, value: NestedLeaf): void;
+  /** The groups so far. */
+  readonly root: NestedGroup;
+}
+
+/** A builder bounded by `limits` (parameter count, depth, array index: a 400 past them). */
+export function nestedBuilder(source: ParamSource, limits: Limits): NestedBuilder {
+  const root: NestedGroup = Object.create(null);
+  let count = 0;
+  return {
+    root,
+    add(key, value) {
+      if (++count > limits.paramCount) fail(source, [], `count is over the limit of ${limits.paramCount}`);
+      assign(root, splitKey(key), value, source, limits);
+    },
+  };
+}
+
+/** The names a key nests under, without list markers and indices: `photos[1]` → `["photos"]`. */
+export function keyPath(key: string): string[] {
+  return splitKey(key).filter((segment, i) => segment !== "" && !(i > 0 && INDEX.test(segment)));
 }
 
 function decode(text: string, source: ParamSource): string {
@@ -66,7 +99,7 @@ function splitKey(key: string): string[] {
 function assign(
   root: NestedGroup,
   segments: string[],
-  value: string,
+  value: NestedLeaf,
   source: ParamSource,
   limits: Limits,
 ): void {
@@ -93,7 +126,7 @@ function assign(
       group[segment] = existing === undefined ? value : appended(existing, value, source, segments, limits);
       return;
     }
-    if (existing === undefined || typeof existing === "string" || Array.isArray(existing)) {
+    if (!isGroup(existing)) {
       const child: NestedGroup = Object.create(null);
       group[segment] = child;
       group = child;
@@ -106,19 +139,13 @@ function assign(
 // A repeated key collects its values; the reader takes the last one for a scalar, all for an array.
 function appended(
   existing: NestedValue | undefined,
-  value: string,
+  value: NestedLeaf,
   source: ParamSource,
   segments: string[],
   limits: Limits,
 ): NestedValue[] {
   const list =
-    existing === undefined
-      ? []
-      : Array.isArray(existing)
-        ? existing
-        : typeof existing === "string"
-          ? [existing]
-          : [];
+    existing === undefined ? [] : Array.isArray(existing) ? existing : isGroup(existing) ? [] : [existing];
   if (list.length > limits.arrayIndex)
     fail(source, segments, `has more than ${limits.arrayIndex + 1} values`);
   list.push(value);

@@ -5,6 +5,7 @@ import { mediaTypeOf } from "../http/media-type.ts";
 import type { AnySchema, Entries, InferDeclaration } from "../schema/entries.ts";
 import { coerceGroup, type FailedCasts, jsonInput } from "./coerce.ts";
 import { type CompiledSource, compileSource, validateSource } from "./compile-source.ts";
+import { readMultipartForm } from "./multipart-form.ts";
 import { parseJsonObject } from "./parse-json.ts";
 import { parseNested } from "./parse-nested.ts";
 import { readBodyText } from "./read-body.ts";
@@ -19,7 +20,10 @@ export interface ParamsDeclaration {
   readonly path?: SourceParam;
   /** The query string; cast from strings, nested names and arrays allowed. */
   readonly query?: SourceParam;
-  /** An `application/x-www-form-urlencoded` body (or any body with `t.body(…, { require: true })`). */
+  /**
+   * An `application/x-www-form-urlencoded` or `multipart/form-data` body (or any body with
+   * `t.body(…, { require: true })`); files are declared with `t.file()`.
+   */
   readonly form?: SourceParam | BodySpec;
   /** An `application/json` body; values are not cast. */
   readonly json?: SourceParam | BodySpec;
@@ -51,6 +55,7 @@ interface Parsing {
 const SOURCES: readonly ParamSource[] = ["path", "query", "form", "json"];
 const FORM_TYPE = "application/x-www-form-urlencoded";
 const JSON_TYPE = "application/json";
+const MULTIPART_TYPE = "multipart/form-data";
 
 /** Prepares an endpoint's params declaration; throws (at definition time) on a declaration it cannot read. */
 export function compileParams(declaration: ParamsDeclaration): CompiledParams {
@@ -127,8 +132,12 @@ function fromStrings(compiled: CompiledSource, input: object): unknown {
 }
 
 async function fromBody(compiled: CompiledSource, ctx: Context, mediaType: string): Promise<unknown> {
-  if (!compiled.require && mediaTypeOf(ctx.request.headers.get("content-type")) !== mediaType)
-    return undefined;
+  const contentType = ctx.request.headers.get("content-type");
+  const given = mediaTypeOf(contentType);
+  if (compiled.source === "form" && given === MULTIPART_TYPE) {
+    return fromStrings(compiled, await readMultipartForm(ctx, compiled, contentType!));
+  }
+  if (!compiled.require && given !== mediaType) return undefined;
   const text = await readBodyText(ctx, compiled.source, compiled.preserveBody);
   if (compiled.source === "form") {
     if (compiled.require && text === "") throw bodyError("form", "Missing request body");

@@ -1,4 +1,4 @@
-import { getMeta } from "./schema-meta.ts";
+import { type FileOptions, getMeta } from "./schema-meta.ts";
 import { isForeignSchema } from "./standard-schema.ts";
 import { FORBIDDEN_KEYS } from "./t.ts";
 
@@ -21,6 +21,8 @@ export interface ScalarPlan {
   readonly cast: Caster | undefined;
   /** An empty string is a value (a string type) rather than "missing". */
   readonly keepsEmpty: boolean;
+  /** A file field's options (`t.file`), for the multipart reader. */
+  readonly file?: FileOptions | undefined;
 }
 
 /** An array of values. */
@@ -76,6 +78,7 @@ export function planOf(schema: object): Plan {
     typeName,
     cast: casterFor(typeName, node),
     keepsEmpty: typeName === "String" || (meta?.typeName === undefined && isStringLike(node)),
+    file: meta?.file,
   };
 }
 

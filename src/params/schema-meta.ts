@@ -4,6 +4,18 @@ export interface SchemaMeta {
   readonly typeName?: string;
   /** The source key to read instead of the field's own name (`t.key`). */
   readonly key?: string;
+  /** A file field's options (`t.file`). */
+  readonly file?: FileOptions;
+}
+
+/** Options of a file field (`t.file`). */
+export interface FileOptions {
+  /** The largest file accepted, in bytes (413 past it, counted as it arrives). Default: the body limit. */
+  readonly maxSize?: number;
+  /** The media types accepted (`image/png`, `image/*`); a part of another type is refused (400). */
+  readonly types?: readonly string[];
+  /** Hand the file to the handler as a stream instead of buffering it (it must be the form's last part). */
+  readonly stream?: boolean;
 }
 
 const registry = new WeakMap<object, SchemaMeta>();

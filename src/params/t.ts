@@ -8,7 +8,7 @@ import {
 } from "../schema/entries.ts";
 import { castText } from "./cast-text.ts";
 import { parseIsoDate } from "./iso-date.ts";
-import { getMeta, setMeta } from "./schema-meta.ts";
+import { type FileOptions, getMeta, setMeta } from "./schema-meta.ts";
 import { asSchema } from "./standard-schema.ts";
 
 const INT32_MIN = -2147483648;
@@ -112,6 +112,55 @@ function array<TItem extends AnySchema>(
   item: TItem,
 ): v.ArraySchema<TItem, (issue: { input: unknown }) => string> {
   return setMeta(v.array(item, castTo("Array")), { typeName: "Array" });
+}
+
+/** A file streamed to the handler (`t.file({ stream: true })`): read it once, with `stream()`. */
+export interface StreamedFile {
+  /** The file name the client gave. */
+  readonly name: string;
+  /** Its media type (`application/octet-stream` when the client gave none). */
+  readonly type: string;
+  /** Its content, as it arrives; the file's size limit and the body's apply while it is read. */
+  stream(): ReadableStream<Uint8Array>;
+}
+
+/** True when a media type is in a list of accepted ones (`image/png`, `image/*`, `*\/*`). */
+export function acceptsType(types: readonly string[] | undefined, type: string): boolean {
+  if (types === undefined) return true;
+  const media = type.split(";")[0]!.trim().toLowerCase();
+  return types.some((accepted) => {
+    const wanted = accepted.toLowerCase();
+    return (
+      wanted === media || wanted === "*/*" || (wanted.endsWith("/*") && media.startsWith(wanted.slice(0, -1)))
+    );
+  });
+}
+
+/** A file field of a multipart form (`File`). See {@link FileOptions}. */
+function file(options?: FileOptions & { readonly stream?: false }): v.GenericSchema<File, File>;
+/** A file field streamed to the handler (must be the form's last part). */
+function file(options: FileOptions & { readonly stream: true }): v.GenericSchema<StreamedFile, StreamedFile>;
+function file(options: FileOptions = {}): v.GenericSchema<File | StreamedFile, File | StreamedFile> {
+  const { maxSize, types, stream = false } = options;
+  if (maxSize !== undefined && (!Number.isSafeInteger(maxSize) || maxSize < 1)) {
+    throw new RangeError("t.file(): maxSize must be a positive number of bytes");
+  }
+  const isFile = (value: unknown): boolean =>
+    stream
+      ? typeof value === "object" && value !== null && typeof (value as StreamedFile).stream === "function"
+      : value instanceof Blob && typeof (value as File).name === "string";
+  return setMeta(
+    v.pipe(
+      v.custom<File | StreamedFile>(isFile, "expected a file"),
+      v.check(
+        (value) => stream || maxSize === undefined || (value as File).size <= maxSize,
+        `expected at most ${maxSize} bytes`,
+      ),
+      v.check((value) => acceptsType(types, value.type), `expected a file of type ${types?.join(" or ")}`),
+      v.metadata({ type: "string", format: "binary" }),
+    ),
+    { typeName: "File", file: { ...options, stream } },
+  );
 }
 
 /** A nested group from entries: `user[name]=…` in query/form, a nested object in JSON. */
@@ -231,6 +280,8 @@ export const t: {
   ) => v.GenericSchema<unknown, InferEntries<TEntries>>;
   /** Reads the parameter from another source key than the field's name: `t.key("user_id", t.int32())`. */
   readonly key: <TSchema extends AnySchema>(sourceKey: string, schema: TSchema) => TSchema;
+  /** A file field of a multipart form: `t.file({ maxSize, types })`, or `{ stream: true }` for a stream. */
+  readonly file: typeof file;
   /** Declares a form or JSON source with options: `t.body(entries, { require: true })`. */
   readonly body: <
     const TDeclaration extends SourceDeclaration,
@@ -239,4 +290,4 @@ export const t: {
     declaration: TDeclaration,
     options?: TOptions,
   ) => BodySpec<TDeclaration, TOptions["require"] extends true ? true : false>;
-} = Object.freeze({ int32, int64, float, bool, string, date, epoch, array, group, key, body });
+} = Object.freeze({ int32, int64, float, bool, string, date, epoch, array, group, key, file, body });

@@ -7,6 +7,7 @@ import { errors } from "./topics/errors.ts";
 import { hostile } from "./topics/hostile.ts";
 import { methods } from "./topics/methods.ts";
 import { middleware } from "./topics/middleware.ts";
+import { multipart } from "./topics/multipart.ts";
 import { namespaces } from "./topics/namespaces.ts";
 import { patterns } from "./topics/patterns.ts";
 import { requests } from "./topics/requests.ts";
@@ -26,4 +27,5 @@ export const TOPICS: readonly Topic[] = [
   edges,
   hostile,
   batteries,
+  multipart,
 ];

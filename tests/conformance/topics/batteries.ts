@@ -158,7 +158,10 @@ export const batteries: Topic = {
         const plain = await c.fetch("/b/cached/", { headers: { "accept-encoding": "identity" } });
         assert.equal(plain.headers.get("content-encoding"), null);
         assert.equal(await plain.text(), CACHED);
-        assert.equal(plain.headers.get("etag"), tag!.slice(2), "the same tag, strong without compression");
+        // workerd negotiates the coding with the client itself (Cloudflare normalises Accept-Encoding and
+        // decodes for a client that wants none): the Worker compressed, so the tag stays weak there.
+        const expectedTag = c.runtime === "workerd" ? tag : tag!.slice(2);
+        assert.equal(plain.headers.get("etag"), expectedTag, "the same tag, strong without compression");
         await expectText(
           c,
           "/b/deadline/",
@@ -189,7 +192,8 @@ export const batteries: Topic = {
         // Documented exception: workerd under Miniflare did not cancel the stream within 5 s of the
         // client leaving (README, "Server-sent events").
         if (c.runtime === "workerd") return;
-        for (let i = 0; i < 400; i++) {
+        // Up to 20 s: on a loaded machine Deno has taken over 10 s to report the disconnect.
+        for (let i = 0; i < 800; i++) {
           if ((await (await c.fetch(`/b/sse-ended?${key}`)).text()) === "true") return;
           await new Promise((resolve) => setTimeout(resolve, 25));
         }

@@ -1,0 +1,455 @@
+import { HttpError } from "../errors/http-error.ts";
+import { bodyError, type ParamsError, paramMessage, paramsError } from "../errors/param-errors.ts";
+
+// A streaming `multipart/form-data` reader (RFC 7578 over RFC 2046). Every limit is enforced as the
+// bytes arrive: a part's headers (size and count), each field's size, each file's size and type, the
+// number of files, and the body's total — and an undeclared file is refused as soon as its headers are
+// read, before its content. Nothing is buffered but the current field or file (or nothing, for a file
+// streamed to the handler).
+
+/** What one part says about itself. */
+export interface PartHead {
+  /** The form field's name (`avatar`, `photos[]`, `user[name]`). */
+  readonly name: string;
+  /** The file name, for a file part. */
+  readonly filename: string | undefined;
+  /** The part's media type (default `text/plain` for fields, `application/octet-stream` for files). */
+  readonly type: string;
+  /** Whether the part named its media type (a file whose name is empty may come without a file name). */
+  readonly typed: boolean;
+}
+
+/** What to do with a part, decided from its headers (or a thrown error that refuses the request). */
+export type PartPlan =
+  | { readonly kind: "field" }
+  | { readonly kind: "file"; readonly maxSize: number; readonly stream: boolean };
+
+/** The bounds of one multipart body. */
+export interface MultipartLimits {
+  /** The whole body, in bytes (413 past it). */
+  readonly bodySize: number;
+  /** Text fields (400 past it). */
+  readonly fields: number;
+  /** File parts (400 past it). */
+  readonly files: number;
+  /** One text field, in bytes (413 past it). */
+  readonly fieldSize: number;
+  /** One part's header block, in bytes (400 past it). */
+  readonly headerSize: number;
+  /** Header lines in one part (400 past it). */
+  readonly headerLines: number;
+}
+
+/** Where the parts go. */
+export interface PartSink {
+  /** Decides what a part is (throws to refuse it). */
+  plan(head: PartHead): PartPlan;
+  /** A complete text field. */
+  field(head: PartHead, value: string): void;
+  /** A complete buffered file. */
+  file(head: PartHead, value: File): void;
+  /** A streamed file: its content follows as the stream is read; it must be the body's last part. */
+  stream(head: PartHead, content: ReadableStream<Uint8Array>): void;
+}
+
+const CR = 13;
+const LF = 10;
+const DASH = 45;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
+
+/** The boundary of a `multipart/form-data` Content-Type, or a 400 that says what is wrong. */
+export function boundaryOf(contentType: string): string {
+  const match = /;\s*boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
+  const boundary = match?.[1] ?? match?.[2];
+  if (!boundary) throw bodyError("form", "Form body is multipart/form-data without a boundary");
+  if (!BOUNDARY.test(boundary)) throw bodyError("form", "Form body has an invalid multipart boundary");
+  return boundary;
+}
+
+type State = "start" | "after-boundary" | "headers" | "body" | "done";
+
+/**
+ * Reads a multipart body from `reader` into `sink`. Resolves when the body is read — or as soon as a
+ * streamed file starts (its stream then reads the rest). Rejects with a 400 or 413 `HttpError`.
+ */
+export async function readMultipart(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  boundary: string,
+  limits: MultipartLimits,
+  sink: PartSink,
+): Promise<void> {
+  const parser = new Parser(boundary, limits, sink);
+  let total = 0;
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limits.bodySize)
+        throw tooLarge(`Request body exceeds the limit of ${limits.bodySize} bytes`);
+      if (parser.write(value)) {
+        parser.handOver(reader, total);
+        return;
+      }
+    }
+    parser.finish();
+  } catch (error) {
+    // The rest of a refused body is read and dropped (within the body limit), so that the connection
+    // stays usable and the client, still sending, gets the answer rather than a reset.
+    if (!(error instanceof HttpError && error.code === 413)) await drain(reader, limits.bodySize - total);
+    reader.cancel().catch(() => {});
+    throw error;
+  }
+}
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): Promise<void> {
+  let left = budget;
+  try {
+    while (left > 0) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      left -= value.byteLength;
+    }
+  } catch {
+    // The client went away: nothing to drain.
+  }
+}
+
+function tooLarge(message: string): HttpError {
+  return new HttpError(413, "PayloadTooLarge", message, undefined, { connection: "close" });
+}
+
+function fieldError(name: string, text: string): ParamsError {
+  const path = name === "" ? [] : [name];
+  return paramsError("form", [
+    { path, message: path.length ? paramMessage("form", path, text) : `Form body ${text}` },
+  ]);
+}
+
+class Parser {
+  readonly #delimiter: Uint8Array;
+  readonly #limits: MultipartLimits;
+  readonly #sink: PartSink;
+  #state: State = "start";
+  #buffer: Uint8Array;
+  #head: PartHead | undefined;
+  #plan: PartPlan | undefined;
+  #chunks: Uint8Array<ArrayBuffer>[] = [];
+  #size = 0;
+  #fields = 0;
+  #files = 0;
+  #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+
+  constructor(boundary: string, limits: MultipartLimits, sink: PartSink) {
+    // Each delimiter is CRLF "--" boundary; the first may open the body, so the body is read as if it
+    // began with a CRLF.
+    this.#delimiter = encoder.encode(`\r\n--${boundary}`);
+    this.#buffer = new Uint8Array([CR, LF]);
+    this.#limits = limits;
+    this.#sink = sink;
+  }
+
+  /** Takes a chunk; returns true when a streamed file has started (the caller hands the reader over). */
+  write(chunk: Uint8Array): boolean {
+    let data = chunk;
+    if (this.#buffer.byteLength > 0) {
+      data = new Uint8Array(this.#buffer.byteLength + chunk.byteLength);
+      data.set(this.#buffer);
+      data.set(chunk, this.#buffer.byteLength);
+    }
+    let at = 0;
+    while (true) {
+      const before = this.#state;
+      at = this.#step(data, at);
+      if (at < 0) {
+        at = -at - 1;
+        break;
+      }
+      if (
+        this.#state === "body" &&
+        before === "headers" &&
+        this.#plan?.kind === "file" &&
+        this.#plan.stream
+      ) {
+        this.#buffer = data.subarray(at);
+        return true;
+      }
+      if (this.#state === "done") break;
+    }
+    this.#buffer = this.#state === "done" ? new Uint8Array(0) : data.slice(at);
+    return false;
+  }
+
+  /** The body ended: it must have been complete. */
+  finish(): void {
+    if (this.#state !== "done") throw bodyError("form", "Form body is an unterminated multipart body");
+  }
+
+  // One step of the machine from `at`; returns the new position, or -(position + 1) to wait for more.
+  #step(data: Uint8Array, at: number): number {
+    switch (this.#state) {
+      case "start": {
+        const found = indexOf(data, this.#delimiter, at);
+        if (found < 0) {
+          // A preamble is allowed (and ignored), but not an endless one.
+          if (data.byteLength > this.#limits.headerSize) {
+            throw bodyError("form", "Form body does not start with its multipart boundary");
+          }
+          return -(Math.max(at, data.byteLength - this.#delimiter.byteLength) + 1);
+        }
+        this.#state = "after-boundary";
+        return found + this.#delimiter.byteLength;
+      }
+      case "after-boundary": {
+        let i = at;
+        while (i < data.byteLength && (data[i] === 32 || data[i] === 9)) i++;
+        if (data.byteLength - i < 2) return -(at + 1);
+        if (data[i] === DASH && data[i + 1] === DASH) {
+          this.#state = "done";
+          return i + 2;
+        }
+        if (data[i] !== CR || data[i + 1] !== LF)
+          throw bodyError("form", "Form body has a malformed multipart boundary line");
+        this.#state = "headers";
+        return i + 2;
+      }
+      case "headers": {
+        const end = indexOfHeaderEnd(data, at);
+        if (end < 0) {
+          if (data.byteLength - at > this.#limits.headerSize)
+            throw bodyError("form", "Form body has a part whose headers are too large");
+          return -(at + 1);
+        }
+        if (end - at > this.#limits.headerSize)
+          throw bodyError("form", "Form body has a part whose headers are too large");
+        this.#startPart(data.subarray(at, end));
+        this.#state = "body";
+        return end + 4;
+      }
+      case "body": {
+        const found = indexOf(data, this.#delimiter, at);
+        if (found < 0) {
+          // Keep what could be the start of a delimiter split across chunks.
+          const keep = Math.max(at, data.byteLength - this.#delimiter.byteLength + 1);
+          if (keep > at) this.#content(data.subarray(at, keep));
+          return -(keep + 1);
+        }
+        if (found > at) this.#content(data.subarray(at, found));
+        this.#endPart();
+        this.#state = "after-boundary";
+        return found + this.#delimiter.byteLength;
+      }
+      case "done":
+        return -(data.byteLength + 1);
+    }
+  }
+
+  #startPart(block: Uint8Array): void {
+    let text: string;
+    try {
+      text = decoder.decode(block);
+    } catch {
+      throw bodyError("form", "Form body has a part whose headers are not UTF-8");
+    }
+    const lines = text.split("\r\n");
+    if (lines.length > this.#limits.headerLines)
+      throw bodyError("form", "Form body has a part with too many headers");
+    let disposition: string | undefined;
+    let type: string | undefined;
+    for (const line of lines) {
+      const colon = line.indexOf(":");
+      if (colon <= 0) throw bodyError("form", "Form body has a malformed part header");
+      const name = line.slice(0, colon).trim().toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      if (name === "content-disposition") disposition = value;
+      else if (name === "content-type") type = value;
+    }
+    const parsed = disposition === undefined ? undefined : parseDisposition(disposition);
+    if (parsed === undefined || parsed.name === undefined) {
+      throw bodyError("form", "Form body has a part without a form-data Content-Disposition and name");
+    }
+    if (type !== undefined && /^\s*multipart\//i.test(type)) {
+      throw fieldError(parsed.name, "is a nested multipart body, which is not supported");
+    }
+    const head: PartHead = {
+      name: parsed.name,
+      filename: parsed.filename,
+      type: type ?? (parsed.filename === undefined ? "text/plain" : "application/octet-stream"),
+      typed: type !== undefined,
+    };
+    const plan = this.#sink.plan(head);
+    if (plan.kind === "file") {
+      if (++this.#files > this.#limits.files)
+        throw bodyError("form", `Form body has more than ${this.#limits.files} files`);
+    } else if (++this.#fields > this.#limits.fields) {
+      throw bodyError("form", `Form body has more than ${this.#limits.fields} fields`);
+    }
+    this.#head = head;
+    this.#plan = plan;
+    this.#chunks = [];
+    this.#size = 0;
+  }
+
+  #content(bytes: Uint8Array): void {
+    const plan = this.#plan!;
+    this.#size += bytes.byteLength;
+    const limit = plan.kind === "file" ? plan.maxSize : this.#limits.fieldSize;
+    if (this.#size > limit) {
+      const error = tooLarge(paramMessage("form", [this.#head!.name], `is larger than ${limit} bytes`));
+      if (this.#stream) this.#stream.error(error);
+      throw error;
+    }
+    if (this.#stream) this.#stream.enqueue(bytes.slice());
+    else this.#chunks.push(bytes.slice());
+  }
+
+  #endPart(): void {
+    const head = this.#head!;
+    if (this.#stream) {
+      this.#stream.close();
+      this.#stream = undefined;
+    } else if (this.#plan!.kind === "file") {
+      this.#sink.file(head, new File(this.#chunks, head.filename ?? "", { type: head.type }));
+    } else {
+      let value: string;
+      try {
+        value = decoder.decode(join(this.#chunks, this.#size));
+      } catch {
+        throw fieldError(head.name, "is not valid UTF-8");
+      }
+      this.#sink.field(head, value);
+    }
+    this.#chunks = [];
+  }
+
+  /** A streamed file has started: its stream reads the rest of the body through this parser. */
+  handOver(reader: ReadableStreamDefaultReader<Uint8Array>, read: number): void {
+    let total = read;
+    const parser = this;
+    const rest = this.#buffer;
+    this.#buffer = new Uint8Array(0);
+    const content = new ReadableStream<Uint8Array>({
+      start(controller) {
+        parser.#stream = controller;
+        parser.#resume(rest);
+      },
+      async pull(controller) {
+        try {
+          while (
+            parser.#stream !== undefined &&
+            controller.desiredSize !== null &&
+            controller.desiredSize > 0
+          ) {
+            const { done, value } = await reader.read();
+            if (done) {
+              controller.error(bodyError("form", "Form body is an unterminated multipart body"));
+              return;
+            }
+            total += value.byteLength;
+            if (total > parser.#limits.bodySize) {
+              throw tooLarge(`Request body exceeds the limit of ${parser.#limits.bodySize} bytes`);
+            }
+            parser.#resume(value);
+            if (controller.desiredSize !== null && controller.desiredSize <= 0) return;
+          }
+          if (parser.#stream === undefined) {
+            // The file ended: only the closing delimiter may follow.
+            while (parser.#state !== "done") {
+              const { done, value } = await reader.read();
+              if (done) break;
+              parser.#resume(value);
+            }
+            if (parser.#state !== "done")
+              throw bodyError("form", "Form body has parts after a streamed file");
+            reader.cancel().catch(() => {});
+          }
+        } catch (error) {
+          reader.cancel().catch(() => {});
+          try {
+            controller.error(error);
+          } catch {
+            // Already errored by the parser.
+          }
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    this.#sink.stream(this.#head!, content);
+  }
+
+  #resume(chunk: Uint8Array): void {
+    if (this.write(chunk) && this.#stream === undefined) {
+      throw bodyError("form", "Form body has parts after a streamed file");
+    }
+    if (this.#stream === undefined && this.#state !== "done" && this.#state !== "after-boundary") {
+      throw bodyError("form", "Form body has parts after a streamed file");
+    }
+  }
+}
+
+// `form-data; name="user[name]"; filename="a.txt"` (and RFC 5987's `filename*=UTF-8''…`).
+function parseDisposition(
+  value: string,
+): { name: string | undefined; filename: string | undefined } | undefined {
+  const semicolon = value.indexOf(";");
+  const kind = (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
+  if (kind !== "form-data") return undefined;
+  const params = new Map<string, string>();
+  const re = /;\s*([^=\s;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/gy;
+  re.lastIndex = semicolon < 0 ? value.length : semicolon;
+  for (let match = re.exec(value); match !== null; match = re.exec(value)) {
+    const quoted = match[2];
+    params.set(
+      match[1]!.toLowerCase(),
+      quoted !== undefined ? quoted.replace(/\\(.)/g, "$1") : match[3]!.trim(),
+    );
+  }
+  let filename = params.get("filename");
+  const extended = params.get("filename*");
+  if (extended !== undefined) {
+    const star = /^UTF-8''(.*)$/i.exec(extended);
+    if (star) {
+      try {
+        filename = decodeURIComponent(star[1]!);
+      } catch {
+        // Keep the plain filename.
+      }
+    }
+  }
+  return { name: params.get("name"), filename };
+}
+
+function join(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+// The first index of `needle` in `haystack` from `from`, or -1: candidates by the native indexOf of the
+// first byte, each checked in full (linear: the needle is a CRLF and a boundary of at most 70 bytes).
+function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
+  const first = needle[0]!;
+  const last = haystack.byteLength - needle.byteLength;
+  for (let i = haystack.indexOf(first, from); i !== -1 && i <= last; i = haystack.indexOf(first, i + 1)) {
+    let j = 1;
+    while (j < needle.byteLength && haystack[i + j] === needle[j]) j++;
+    if (j === needle.byteLength) return i;
+  }
+  return -1;
+}
+
+function indexOfHeaderEnd(data: Uint8Array, from: number): number {
+  for (let i = data.indexOf(CR, from); i !== -1 && i + 3 < data.byteLength; i = data.indexOf(CR, i + 1)) {
+    if (data[i + 1] === LF && data[i + 2] === CR && data[i + 3] === LF) return i;
+  }
+  return -1;
+}
