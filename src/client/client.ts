@@ -79,20 +79,25 @@ export function createClient<TRoutes extends RoutesShape>(options: ClientOptions
   const call = async (name: string, input: Record<string, unknown> = {}): Promise<unknown> => {
     const { method, path, errors } = await operation(name);
     const url = new URL(path((input.path ?? {}) as Record<string, unknown>).replace(/^\//, ""), base);
-    if (input.query !== undefined) url.search = encodeForm(input.query).toString();
+    if (input.query !== undefined) url.search = encodeForm(input.query, false).toString();
     const headers = new Headers(options.headers);
     for (const [header, value] of new Headers(input.headers as HeadersInit | undefined))
       headers.set(header, value);
     if (!headers.has("accept")) headers.set("accept", "application/json");
-    let body: string | null = null;
+    let body: string | FormData | null = null;
     if (input.json !== undefined) {
       headers.set("content-type", "application/json");
       body = JSON.stringify(input.json, (_, value) =>
         typeof value === "bigint" ? jsonBigint(value) : value,
       );
     } else if (input.form !== undefined) {
-      headers.set("content-type", "application/x-www-form-urlencoded");
-      body = encodeForm(input.form).toString();
+      // Files go as multipart/form-data (fetch sets the type and boundary); text alone as urlencoded.
+      const form = encodeForm(input.form);
+      if (form instanceof FormData) body = form;
+      else {
+        headers.set("content-type", "application/x-www-form-urlencoded");
+        body = form.toString();
+      }
     }
     const response = await send(new Request(url, { method, headers, body }));
     const type = response.headers.get("content-type") ?? "";
@@ -241,17 +246,26 @@ function fillPath(pattern: string, values: Record<string, unknown> = {}): string
   return path;
 }
 
-// Query strings and forms as Portico reads them: `a[b]=1` for groups, repeated keys for arrays.
-function encodeForm(value: unknown): URLSearchParams {
-  const out = new URLSearchParams();
+// Query strings and forms as Portico reads them: `a[b]=1` for groups, repeated keys for arrays; a form
+// holding a file (a Blob) becomes FormData, for multipart/form-data.
+function encodeForm(value: unknown, files = true): URLSearchParams | FormData {
+  const pairs: [string, string | Blob][] = [];
   const add = (key: string, item: unknown): void => {
     if (item === undefined) return;
     if (Array.isArray(item)) for (const element of item) add(key, element);
+    else if (item instanceof Blob) pairs.push([key, item]);
     else if (item !== null && typeof item === "object" && !(item instanceof Date)) {
       for (const [name, inner] of Object.entries(item)) add(`${key}[${name}]`, inner);
-    } else out.append(key, scalar(item));
+    } else pairs.push([key, scalar(item)]);
   };
   for (const [key, item] of Object.entries((value ?? {}) as Record<string, unknown>)) add(key, item);
+  if (files && pairs.some(([, item]) => item instanceof Blob)) {
+    const form = new FormData();
+    for (const [key, item] of pairs) form.append(key, item);
+    return form;
+  }
+  const out = new URLSearchParams();
+  for (const [key, item] of pairs) out.append(key, typeof item === "string" ? item : "");
   return out;
 }
 

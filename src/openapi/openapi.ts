@@ -168,9 +168,15 @@ function describe(
     if (declaration === undefined) continue;
     const spec = isBodySpec(declaration) ? declaration : undefined;
     required ||= spec?.require === true;
-    content[mediaType] = {
-      schema: jsonSchemaOf(sourceSchema(spec ? spec.declaration : (declaration as SourceDeclaration))),
-    };
+    const schema = jsonSchemaOf(sourceSchema(spec ? spec.declaration : (declaration as SourceDeclaration)));
+    // A form with files is multipart only (its files as `format: binary`); any form may be multipart.
+    if (source === "form") {
+      const files = JSON.stringify(schema).includes('"format":"binary"');
+      if (!files) content[mediaType] = { schema };
+      content["multipart/form-data"] = { schema };
+      continue;
+    }
+    content[mediaType] = { schema };
   }
   if (Object.keys(content).length > 0) operation.requestBody = { required, content };
   const responses: Record<string, unknown> = {};

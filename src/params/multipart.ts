@@ -84,7 +84,7 @@ export async function readMultipart(
   let total = 0;
   try {
     while (true) {
-      const { done, value } = await reader.read();
+      const { done, value } = await read(reader);
       if (done) break;
       total += value.byteLength;
       if (total > limits.bodySize)
@@ -101,6 +101,18 @@ export async function readMultipart(
     if (!(error instanceof HttpError && error.code === 413)) await drain(reader, limits.bodySize - total);
     reader.cancel().catch(() => {});
     throw error;
+  }
+}
+
+// A body the runtime cannot finish reading (the client declared more than it sent, or left) is the
+// client's fault: a 400, as for any body.
+async function read(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read();
+  } catch {
+    throw bodyError("form", "Form body could not be read to its end");
   }
 }
 
@@ -141,6 +153,7 @@ class Parser {
   #fields = 0;
   #files = 0;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #preamble = 0;
 
   constructor(boundary: string, limits: MultipartLimits, sink: PartSink) {
     // Each delimiter is CRLF "--" boundary; the first may open the body, so the body is read as if it
@@ -192,13 +205,13 @@ class Parser {
     switch (this.#state) {
       case "start": {
         const found = indexOf(data, this.#delimiter, at);
-        if (found < 0) {
-          // A preamble is allowed (and ignored), but not an endless one.
-          if (data.byteLength > this.#limits.headerSize) {
-            throw bodyError("form", "Form body does not start with its multipart boundary");
-          }
-          return -(Math.max(at, data.byteLength - this.#delimiter.byteLength) + 1);
+        // A preamble is allowed (and ignored), but not an endless one.
+        const skipped = found < 0 ? Math.max(at, data.byteLength - this.#delimiter.byteLength) : found;
+        this.#preamble += skipped - at;
+        if (this.#preamble > this.#limits.headerSize) {
+          throw bodyError("form", "Form body does not start with its multipart boundary");
         }
+        if (found < 0) return -(skipped + 1);
         this.#state = "after-boundary";
         return found + this.#delimiter.byteLength;
       }
@@ -325,8 +338,8 @@ class Parser {
   }
 
   /** A streamed file has started: its stream reads the rest of the body through this parser. */
-  handOver(reader: ReadableStreamDefaultReader<Uint8Array>, read: number): void {
-    let total = read;
+  handOver(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number): void {
+    let total = alreadyRead;
     const parser = this;
     const rest = this.#buffer;
     this.#buffer = new Uint8Array(0);
@@ -342,7 +355,7 @@ class Parser {
             controller.desiredSize !== null &&
             controller.desiredSize > 0
           ) {
-            const { done, value } = await reader.read();
+            const { done, value } = await read(reader);
             if (done) {
               controller.error(bodyError("form", "Form body is an unterminated multipart body"));
               return;

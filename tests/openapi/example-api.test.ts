@@ -87,6 +87,7 @@ describe("examples/api: the OpenAPI 3.1 document", () => {
     const post = paths["/api/users/{id}/posts"]!.post as Json;
     assert.deepEqual(Object.keys(post.requestBody.content), [
       "application/x-www-form-urlencoded",
+      "multipart/form-data",
       "application/json",
     ]);
     assert.equal(post.requestBody.required, false);
