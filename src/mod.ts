@@ -73,7 +73,8 @@ export { HtmlString, html, raw } from "./http/html.ts";
 export { isLocalPath } from "./http/location.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
-export { type BodyOptions, type BodySpec, t } from "./params/t.ts";
+export type { FileOptions } from "./params/schema-meta.ts";
+export { type BodyOptions, type BodySpec, type StreamedFile, t } from "./params/t.ts";
 export {
   createRouter,
   type Method,

@@ -152,3 +152,38 @@ describe("createClient: path values, wildcards and optional groups", () => {
     assert.equal(files.parameters[0]!["x-portico-multi-segment"], true);
   });
 });
+
+describe("createClient: files go as multipart/form-data", () => {
+  const Upload = defineEndpoint({
+    params: {
+      form: t.body(
+        { title: v.string(), tags: v.optional(v.array(v.string())), doc: t.file() },
+        { require: true },
+      ),
+    },
+    async call(ep) {
+      const { title, tags, doc } = ep.params.form;
+      return Response.json({ title, tags, name: doc.name, text: await doc.text() });
+    },
+  });
+  const routes = defineRoutes({ upload: ["POST", "/upload", Upload] });
+  const server = createApp();
+  server.mount("/", routes);
+
+  test("a File in the form makes the client send FormData; the endpoint gets it typed", async () => {
+    const client = createClient<typeof routes>({ baseUrl: "http://x", routes, fetch: server.fetch });
+    const res = await client.upload({
+      form: {
+        title: "report",
+        tags: ["a", "b"],
+        doc: new File(["hello file"], "r.txt", { type: "text/plain" }),
+      },
+    });
+    assert.deepEqual(res.ok && res.data, {
+      title: "report",
+      tags: ["a", "b"],
+      name: "r.txt",
+      text: "hello file",
+    });
+  });
+});

@@ -36,6 +36,8 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "t",
     ],
     types: [
+      "FileOptions",
+      "StreamedFile",
       "MayBeOmitted",
       "StandardInput",
       "StandardIssue",

@@ -141,3 +141,23 @@ async function mixedCalls(): Promise<void> {
   await mixedClient.mixed({ path: { id: "1" }, query: { tag: "a" } });
 }
 void mixedCalls;
+
+// Files: t.file() is a File, t.file({ stream: true }) a StreamedFile; the client takes Blobs.
+const Upload = defineEndpoint({
+  params: {
+    form: t.body({ title: v.string(), avatar: t.file(), data: t.file({ stream: true }) }, { require: true }),
+  },
+  call(ep) {
+    type _avatar = Expect<Equal<typeof ep.params.form.avatar, File>>;
+    type _data = Expect<Equal<ReturnType<typeof ep.params.form.data.stream>, ReadableStream<Uint8Array>>>;
+  },
+});
+const uploads = defineRoutes({ upload: ["POST", "/u", Upload] });
+const uploadClient = createClient<typeof uploads>({ baseUrl: "http://x", routes: uploads });
+async function uploadCalls(): Promise<void> {
+  const file = new File(["x"], "x.bin");
+  await uploadClient.upload({ form: { title: "t", avatar: file, data: file } });
+  // @ts-expect-error a string is not a file
+  await uploadClient.upload({ form: { title: "t", avatar: "x", data: file } });
+}
+void uploadCalls;
