@@ -24,9 +24,14 @@ if (stale.length > 0 || binaries.length > 0) {
   execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: here, stdio: "inherit" });
 }
 
-// The Debian packages real-service tests use (the browser tests drive Chromium). Installed with
+// The Debian packages real-service tests use (the browser tests drive Chromium; topics across
+// instances need a real Redis, and NATS). Installed with
 // apt-get when missing (as root, or through sudo); otherwise the tests that need them fail saying so.
-const systemPackages = [{ name: "chromium", binary: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" }];
+const systemPackages = [
+  { name: "chromium", binary: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
+  { name: "redis-server", binary: "/usr/bin/redis-server" },
+  { name: "nats-server", binary: "/usr/sbin/nats-server" },
+];
 const missing = systemPackages.filter(({ binary }) => !existsSync(binary)).map(({ name }) => name);
 if (missing.length > 0) {
   console.log(`Installing Debian packages (${missing.join(", ")})…`);

@@ -35,7 +35,7 @@ export { defaultLimits, type Limits } from "./context/limits.ts";
 export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
 export type { ResponseBody, ResponseState, ResponseTransform } from "./context/response-state.ts";
-export type { Socket, SocketMessage, SocketReadyState } from "./context/socket.ts";
+export type { PublishOptions, Socket, SocketMessage, SocketReadyState } from "./context/socket.ts";
 export {
   type CallResult,
   type DeclaredView,
@@ -75,6 +75,7 @@ export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
 export type { FileOptions } from "./params/schema-meta.ts";
 export { type BodyOptions, type BodySpec, type StreamedFile, t } from "./params/t.ts";
+export type { PubSubDriver, PubSubStats, TopicMessage } from "./pubsub/hub.ts";
 export {
   createRouter,
   type Method,

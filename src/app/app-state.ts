@@ -1,6 +1,7 @@
 import type { Context, RegisteredEnv } from "../context/context.ts";
 import type { Limits } from "../context/limits.ts";
 import type { AddressLookup } from "../context/request-info.ts";
+import type { TopicHub } from "../pubsub/hub.ts";
 import type { Scope } from "../router/create-router.ts";
 import type { RouteTable } from "../router/route-table.ts";
 
@@ -46,6 +47,8 @@ export interface AppState {
   readonly logger: Logger;
   /** Finds `ctx.request.ip`: the peer, through the app's trusted proxies. */
   readonly clientAddress: AddressLookup;
+  /** The app's topics (websocket pub/sub). */
+  readonly hub: TopicHub;
   /** The namespaces' `notFound` handlers. */
   readonly notFounds: NamespaceNotFound[];
   hasWebSockets: boolean;

@@ -5,6 +5,7 @@ import { type Limits, resolveLimits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
 import type { AddressLookup } from "../context/request-info.ts";
 import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
+import { type PubSubDriver, type PubSubStats, TopicHub } from "../pubsub/hub.ts";
 import { compilePattern } from "../router/compile-pattern.ts";
 import { NOT_FOUND_METHOD, newScope, Router } from "../router/create-router.ts";
 import { ANY_METHOD, RouteTable, WS_METHOD } from "../router/route-table.ts";
@@ -44,6 +45,11 @@ export interface AppOptions {
    * ignored (any client can write it).
    */
   readonly trustProxy?: TrustProxyOptions;
+  /**
+   * A backplane for topics between instances (`redisPubSub()`, `natsPubSub()`); without it, topics
+   * reach the sockets of this instance only.
+   */
+  readonly pubsub?: PubSubDriver;
 }
 
 /** Options of `trustProxy` in {@link AppOptions}. */
@@ -113,6 +119,9 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       logger: options.logger ?? consoleLogger,
       clientAddress: addressLookup(options.trustProxy),
       notFounds: [],
+      hub: new TopicHub(options.pubsub, (error) =>
+        (options.logger ?? consoleLogger).error("[portico] pubsub backplane failed", error),
+      ),
       hasWebSockets: false,
     };
     const listed: RouteInfo[] = [];
@@ -162,6 +171,22 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
    */
   routes(): readonly RouteInfo[] {
     return this.#listed;
+  }
+
+  /**
+   * Publishes a message to a topic's subscribers, from anywhere (a handler, a job): every socket of
+   * this instance subscribed to it, and, with a backplane, those of every other instance.
+   *
+   * @example
+   * app.post("/rooms/:room/announce", async (ctx) => { app.publish(`room:${ctx.request.pathParams.room}`, await ctx.request.raw.text()); });
+   */
+  publish(topic: string, message: string | Uint8Array): void {
+    this.#state.hub.publish(topic, message);
+  }
+
+  /** What the topics counted: messages published, delivered locally, dropped by the backplane, received. */
+  get topicStats(): Readonly<PubSubStats> {
+    return this.#state.hub.stats;
   }
 
   /**

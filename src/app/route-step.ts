@@ -32,7 +32,7 @@ export function routeStep(
     checkPathKeys(handler[pathKeysKey], names, method, pattern);
   if (isConnectable(handler) || method === "WS") {
     const ws = handler as WsHandler<never>;
-    return (ctx) => upgrade(ctx, ws, upgradeShimFor(ctx.request.source, ctx.env), state.logger);
+    return (ctx) => upgrade(ctx, ws, upgradeShimFor(ctx.request.source, ctx.env), state.logger, state.hub);
   }
   if (!isRunnable(handler)) return handler as Terminal;
   const runWithHooks = withNamespaceCallbacks(handler, scopes);

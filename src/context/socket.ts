@@ -4,6 +4,12 @@ export type SocketMessage = string | Uint8Array;
 /** The `readyState` values, as in the WHATWG `WebSocket`. */
 export type SocketReadyState = 0 | 1 | 2 | 3;
 
+/** Options of `publish`. */
+export interface PublishOptions {
+  /** Also deliver to the publishing socket (default: every subscriber but the sender). */
+  readonly self?: boolean;
+}
+
 /** A websocket connection, the same on every runtime. */
 export interface Socket {
   /** Sends text or binary data. Ignored once the socket is closing or closed. */
@@ -21,4 +27,13 @@ export interface Socket {
    * not read) the socket closes with 1008.
    */
   readonly bufferedAmount: number;
+  /**
+   * Receives the messages published to a topic from now on — by any socket or `app.publish`, on this
+   * instance or, with a backplane (`createApp({ pubsub })`), on any other. Left on close.
+   */
+  subscribe(topic: string): void;
+  /** Stops receiving a topic. */
+  unsubscribe(topic: string): void;
+  /** Sends a message to a topic's subscribers: every one but this socket, unless `{ self: true }`. */
+  publish(topic: string, message: string | Uint8Array, options?: PublishOptions): void;
 }

@@ -37,7 +37,10 @@ export function etag(
 ): DeclaringMiddleware<{ readonly PreconditionFailed: ErrorClass<undefined> }> {
   const prefix = options.weak ? "W/" : "";
   const tag = (response: Response, ctx: Context<unknown>): Response | Promise<Response> => {
-    if (response.status !== 200 || response.body === null) return response;
+    if (response.status !== 200) return response;
+    // Known bytes first: reading `body` of Portico's own response would build the standard one.
+    const known = bytesOf(response);
+    if (known === undefined && response.body === null) return response;
     const own = response.headers.get("etag");
     if (own !== null) return answer(response, own, ctx.request.headers);
     if (
@@ -51,7 +54,6 @@ export function etag(
       target.headers.set("etag", value);
       return answer(target, value, ctx.request.headers);
     };
-    const known = bytesOf(response);
     if (known !== undefined) return tagged(known, response);
     return response.arrayBuffer().then((buffer) => {
       const bytes = new Uint8Array(buffer);

@@ -281,7 +281,12 @@ export const t: {
   /** Reads the parameter from another source key than the field's name: `t.key("user_id", t.int32())`. */
   readonly key: <TSchema extends AnySchema>(sourceKey: string, schema: TSchema) => TSchema;
   /** A file field of a multipart form: `t.file({ maxSize, types })`, or `{ stream: true }` for a stream. */
-  readonly file: typeof file;
+  readonly file: {
+    /** A buffered `File`. */
+    (options?: FileOptions & { readonly stream?: false }): v.GenericSchema<File, File>;
+    /** A file streamed to the handler. */
+    (options: FileOptions & { readonly stream: true }): v.GenericSchema<StreamedFile, StreamedFile>;
+  };
   /** Declares a form or JSON source with options: `t.body(entries, { require: true })`. */
   readonly body: <
     const TDeclaration extends SourceDeclaration,

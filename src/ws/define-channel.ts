@@ -1,7 +1,7 @@
 import type { Context } from "../context/context.ts";
 import { type Connectable, connectKey, pathKeysKey } from "../context/handler.ts";
 import { runSteps, type Step } from "../context/run-steps.ts";
-import type { Socket, SocketMessage } from "../context/socket.ts";
+import type { PublishOptions, Socket, SocketMessage } from "../context/socket.ts";
 import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "../errors/define-error.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { ParamsError } from "../errors/param-errors.ts";
@@ -25,6 +25,12 @@ export interface ChannelHelpers<TErrors> {
   send(data: string | Uint8Array | ArrayBuffer): void;
   /** Closes the connection (default 1000). */
   close(code?: number, reason?: string): void;
+  /** Receives a topic's messages (see `Socket.subscribe`); left on close. */
+  subscribe(topic: string): void;
+  /** Stops receiving a topic. */
+  unsubscribe(topic: string): void;
+  /** Sends to a topic's subscribers, on every instance: all but this connection, unless `{ self: true }`. */
+  publish(topic: string, message: string | Uint8Array, options?: PublishOptions): void;
 }
 
 /** The channel instance `ch` that callbacks get; `params` exists only when declared. */
@@ -78,6 +84,18 @@ class ChannelRun implements ChannelHelpers<unknown> {
 
   close(code?: number, reason?: string): void {
     this.socket.close(code, reason);
+  }
+
+  subscribe(topic: string): void {
+    this.socket.subscribe(topic);
+  }
+
+  unsubscribe(topic: string): void {
+    this.socket.unsubscribe(topic);
+  }
+
+  publish(topic: string, message: string | Uint8Array, options?: PublishOptions): void {
+    this.socket.publish(topic, message, options);
   }
 }
 

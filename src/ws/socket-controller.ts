@@ -1,4 +1,5 @@
-import type { Socket, SocketMessage, SocketReadyState } from "../context/socket.ts";
+import type { PublishOptions, Socket, SocketMessage, SocketReadyState } from "../context/socket.ts";
+import type { TopicHub } from "../pubsub/hub.ts";
 
 /** What a runtime's websocket must offer for Portico to drive it. */
 export interface SocketTransport {
@@ -40,10 +41,36 @@ export class SocketController implements Socket {
   /** Called with any error a listener throws (or rejects with). */
   onError: (error: unknown) => void;
 
-  constructor(transport: SocketTransport, limits: SocketLimits, onError: (error: unknown) => void) {
+  readonly #hub: TopicHub | undefined;
+
+  constructor(
+    transport: SocketTransport,
+    limits: SocketLimits,
+    onError: (error: unknown) => void,
+    hub?: TopicHub,
+  ) {
     this.#transport = transport;
     this.#limits = limits;
     this.onError = onError;
+    this.#hub = hub;
+  }
+
+  subscribe(topic: string): void {
+    if (this.readyState === 3) return;
+    this.#topics().subscribe(this, topic);
+  }
+
+  unsubscribe(topic: string): void {
+    this.#topics().unsubscribe(this, topic);
+  }
+
+  publish(topic: string, message: string | Uint8Array, options: PublishOptions = {}): void {
+    this.#topics().publish(topic, message, options.self ? undefined : this);
+  }
+
+  #topics(): TopicHub {
+    if (this.#hub === undefined) throw new Error("This socket belongs to no app: topics need one");
+    return this.#hub;
   }
 
   get readyState(): SocketReadyState {
@@ -106,6 +133,7 @@ export class SocketController implements Socket {
   closed(code: number, reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#hub?.leave(this);
     for (const listener of this.#closeListeners) this.#call(() => listener(code, reason), false);
   }
 

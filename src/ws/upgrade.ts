@@ -2,6 +2,7 @@ import type { Context } from "../context/context.ts";
 import { connectKey, isConnectable, type WsHandler } from "../context/handler.ts";
 import type { Socket } from "../context/socket.ts";
 import { badRequestError, HttpError } from "../errors/http-error.ts";
+import type { TopicHub } from "../pubsub/hub.ts";
 import type { UpgradeShim } from "./shims.ts";
 import { SocketController, type SocketTransport } from "./socket-controller.ts";
 
@@ -30,6 +31,7 @@ export function upgrade(
   handler: WsHandler<never>,
   shim: UpgradeShim | undefined,
   logger: { error(message: string, error?: unknown): void },
+  hub?: TopicHub,
 ): Response | undefined {
   const report = (error: unknown): void =>
     logger.error(`[portico] websocket of request ${ctx.request.id} failed`, error);
@@ -47,10 +49,15 @@ export function upgrade(
     isConnectable(handler) ? handler.protocols : undefined,
   );
   const open = (transport: SocketTransport): SocketController => {
-    const socket = new SocketController(transport, ctx.limits, (error) => {
-      report(error);
-      socket.close(1011, "Internal error");
-    });
+    const socket = new SocketController(
+      transport,
+      ctx.limits,
+      (error) => {
+        report(error);
+        socket.close(1011, "Internal error");
+      },
+      hub,
+    );
     start(socket, ctx, handler, report);
     return socket;
   };

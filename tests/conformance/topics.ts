@@ -10,6 +10,7 @@ import { middleware } from "./topics/middleware.ts";
 import { multipart } from "./topics/multipart.ts";
 import { namespaces } from "./topics/namespaces.ts";
 import { patterns } from "./topics/patterns.ts";
+import { pubsub } from "./topics/pubsub.ts";
 import { requests } from "./topics/requests.ts";
 import { websockets } from "./topics/websockets.ts";
 
@@ -28,4 +29,5 @@ export const TOPICS: readonly Topic[] = [
   hostile,
   batteries,
   multipart,
+  pubsub,
 ];

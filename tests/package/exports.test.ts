@@ -18,6 +18,7 @@ const ENTRY_POINTS = [
   "./middleware",
   "./openapi",
   "./client",
+  "./pubsub/redis",
 ];
 
 test("package.json, deno.json and jsr.json agree on version, license and entry points", () => {
@@ -79,6 +80,7 @@ test("the core imports no runtime-specific API", () => {
     "middleware",
     "openapi",
     "params",
+    "pubsub",
     "router",
     "sse",
     "view",

@@ -13,6 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["http", "schema", "fast-path"],
   ["view"],
   ["context"],
+  ["pubsub"],
   ["errors"],
   ["params"],
   ["endpoint", "ws"],

@@ -36,6 +36,10 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "t",
     ],
     types: [
+      "PublishOptions",
+      "PubSubDriver",
+      "PubSubStats",
+      "TopicMessage",
       "FileOptions",
       "StreamedFile",
       "MayBeOmitted",
@@ -172,6 +176,10 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   "./openapi": {
     values: ["SCALAR_VERSION", "docsPage", "openapi"],
     types: ["DocsPageOptions", "OpenApiDocument", "OpenApiOptions", "Schema"],
+  },
+  "./pubsub/redis": {
+    values: ["redisPubSub"],
+    types: ["RedisPubSubOptions"],
   },
   "./client": {
     values: ["createClient"],
