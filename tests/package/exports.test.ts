@@ -19,6 +19,7 @@ const ENTRY_POINTS = [
   "./openapi",
   "./client",
   "./pubsub/redis",
+  "./pubsub/nats",
 ];
 
 test("package.json, deno.json and jsr.json agree on version, license and entry points", () => {

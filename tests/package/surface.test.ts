@@ -177,6 +177,10 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     values: ["SCALAR_VERSION", "docsPage", "openapi"],
     types: ["DocsPageOptions", "OpenApiDocument", "OpenApiOptions", "Schema"],
   },
+  "./pubsub/nats": {
+    values: ["natsPubSub"],
+    types: ["NatsPubSubOptions"],
+  },
   "./pubsub/redis": {
     values: ["redisPubSub"],
     types: ["RedisPubSubOptions"],

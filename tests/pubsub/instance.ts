@@ -1,6 +1,7 @@
 // One Portico instance of the cross-instance topic tests, on whichever runtime runs this file: rooms
 // over a Redis (or NATS) backplane. Prints READY <url>.
 import { createApp, defineChannel } from "../../src/mod.ts";
+import { natsPubSub } from "../../src/pubsub/nats.ts";
 import { redisPubSub } from "../../src/pubsub/redis.ts";
 
 declare const Bun: { serve(options: object): { url: URL } } | undefined;
@@ -13,7 +14,12 @@ const env = (name: string): string | undefined =>
     ? Deno.env.get(name)
     : (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env[name];
 
-const app = createApp({ pubsub: redisPubSub({ url: env("REDIS_URL")!, maxBackoff: 200 }) });
+const natsUrl = env("NATS_URL");
+const app = createApp({
+  pubsub: natsUrl
+    ? natsPubSub({ servers: natsUrl, reconnectWait: 100 })
+    : redisPubSub({ url: env("REDIS_URL")!, maxBackoff: 200 }),
+});
 const Room = defineChannel({
   onOpen(ch) {
     ch.subscribe(`room:${ch.context.request.pathParams.room}`);
