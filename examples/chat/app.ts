@@ -1,7 +1,16 @@
-// A chat room per path, over a channel: typed params, a declared error, and broadcasting.
+// A chat room per path, over a channel: typed params, a declared error, and broadcasting through a topic
+// per room. With REDIS_URL set, instances share their rooms through Redis (two-instance mode: the README).
 import * as v from "valibot";
 import { createApp, defineChannel, type Socket, t } from "../../src/mod.ts";
+import { redisPubSub } from "../../src/pubsub/redis.ts";
 
+declare const Deno: { env: { get(name: string): string | undefined } } | undefined;
+const redisUrl =
+  typeof Deno !== "undefined"
+    ? Deno.env.get("REDIS_URL")
+    : (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.REDIS_URL;
+
+// The members connected to this instance (for the room's capacity and the head count it announces).
 const rooms = new Map<string, Set<Socket>>();
 
 export const Chat = defineChannel({
@@ -15,27 +24,26 @@ export const Chat = defineChannel({
     if (members.size >= ch.params.query.capacity) throw new ch.errors.RoomFull();
     members.add(ch.socket);
     rooms.set(ch.params.path.room, members);
-    broadcast(members, `* ${ch.params.query.name} joined (${members.size} here)`);
+    ch.subscribe(`room:${ch.params.path.room}`);
+    ch.publish(`room:${ch.params.path.room}`, `* ${ch.params.query.name} joined (${members.size} here)`, {
+      self: true,
+    });
   },
   onMessage(ch, message) {
     if (typeof message !== "string") return;
-    broadcast(rooms.get(ch.params.path.room), `${ch.params.query.name}: ${message}`);
+    ch.publish(`room:${ch.params.path.room}`, `${ch.params.query.name}: ${message}`, { self: true });
   },
   onClose(ch) {
     const members = rooms.get(ch.params.path.room);
     if (!members?.delete(ch.socket)) return;
     if (members.size === 0) rooms.delete(ch.params.path.room);
-    else broadcast(members, `* ${ch.params.query.name} left`);
+    app.publish(`room:${ch.params.path.room}`, `* ${ch.params.query.name} left`);
   },
 });
 
-export const app = createApp();
+export const app = createApp({ pubsub: redisUrl ? redisPubSub({ url: redisUrl }) : undefined });
 app.ws("/chat/:room", Chat);
 app.get("/", () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }));
-
-function broadcast(members: Set<Socket> | undefined, text: string): void {
-  for (const socket of members ?? []) socket.send(text);
-}
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>Portico chat</title>
 <form id="f"><input id="m" autocomplete="off" placeholder="Say something"></form><pre id="log"></pre>

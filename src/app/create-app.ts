@@ -49,7 +49,7 @@ export interface AppOptions {
    * A backplane for topics between instances (`redisPubSub()`, `natsPubSub()`); without it, topics
    * reach the sockets of this instance only.
    */
-  readonly pubsub?: PubSubDriver;
+  readonly pubsub?: PubSubDriver | undefined;
 }
 
 /** Options of `trustProxy` in {@link AppOptions}. */

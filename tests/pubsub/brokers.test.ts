@@ -220,3 +220,40 @@ for (const broker of BROKERS)
       for (const m of [a, a2, b]) m.ws.close();
     });
   });
+
+describe("examples/chat in two-instance mode: Node and Bun sharing Redis", () => {
+  test("a member on each instance hears the other", async () => {
+    const port = await freePort();
+    const redis = await BROKERS[0]!.start(port);
+    const env = { REDIS_URL: `redis://127.0.0.1:${port}`, PORT: "0" };
+    const [node, bunChat] = await Promise.all([
+      startProcess(nodeBin(24), ["examples/chat/node.ts"], env),
+      startProcess(bun, ["run", "examples/chat/bun.ts"], env),
+    ]);
+    try {
+      const listen = (origin: string, name: string) =>
+        new Promise<{ ws: WebSocket; got: string[] }>((resolve, reject) => {
+          const ws = new WebSocket(`${origin.replace(/^http/, "ws")}/chat/lobby?name=${name}`);
+          const got: string[] = [];
+          ws.on("message", (data: Buffer) => got.push(data.toString("utf8")));
+          ws.on("open", () => resolve({ ws, got }));
+          ws.on("error", reject);
+        });
+      const ada = await listen(node.origin, "ada");
+      const bob = await listen(bunChat.origin, "bob");
+      await until(async () => {
+        bob.ws.send("ping");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return ada.got.includes("bob: ping");
+      }, "bob's messages to reach ada across instances");
+      ada.ws.send("hello bob");
+      await until(() => bob.got.includes("ada: hello bob"), "ada's message to reach bob");
+      bob.ws.close();
+      await until(() => ada.got.includes("* bob left"), "the leave notice across instances");
+      ada.ws.close();
+    } finally {
+      await Promise.all([node.stop(), bunChat.stop()]);
+      await stopBroker(redis);
+    }
+  });
+});

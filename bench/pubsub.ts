@@ -1,0 +1,157 @@
+// Topics across instances: two Portico instances on Node (separate processes) sharing a real Redis or
+// NATS; a client on each; cross-instance delivery latency (p50/p99) and messages per second, with 1,
+// 100 and 10,000 topics subscribed; then memory per idle websocket on each runtime (10,000 sockets),
+// beside Bun's native pub/sub server as the anchor. Writes PUBSUB.md.
+//   npx tsx bench/pubsub.ts
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import WebSocket from "ws";
+import { root, startProcess } from "../tests/runtimes/processes.ts";
+import { peakRssMiB } from "./measure.ts";
+
+const bun = join(root, ".runtimes", "node_modules", ".bin", "bun");
+const deno = join(root, "node_modules", ".bin", "deno");
+const entry = "bench/servers/pubsub-instance.ts";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startBroker(command: string, args: string[], ready: string): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args);
+    let out = "";
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      if (out.includes(ready)) resolve(child);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`${command} exited with ${code}: ${out}`)));
+  });
+}
+
+function open(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once("message", () => resolve(ws)); // "ready"
+    ws.once("error", reject);
+  });
+}
+
+const quantile = (values: number[], q: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+
+const rows: string[] = [];
+for (const broker of ["Redis", "NATS"] as const) {
+  const port = await freePort();
+  const server =
+    broker === "Redis"
+      ? await startBroker("/usr/bin/redis-server", ["--port", String(port), "--save", "", "--appendonly", "no"], "Ready to accept")
+      : await startBroker("/usr/sbin/nats-server", ["-a", "127.0.0.1", "-p", String(port)], "Server is ready");
+  const env = broker === "Redis" ? { REDIS_URL: `redis://127.0.0.1:${port}` } : { NATS_URL: `nats://127.0.0.1:${port}` };
+  const [a, b] = await Promise.all([
+    startProcess(process.execPath, ["--import", "tsx", entry], env),
+    startProcess(process.execPath, ["--import", "tsx", entry], env),
+  ]);
+  try {
+    for (const topics of [1, 100, 10_000]) {
+      // One socket per instance subscribes to every topic (the instance then holds `topics` broker subscriptions).
+      const ws = (origin: string) => `${origin.replace("http", "ws")}/bench?topics=${topics}`;
+      const sender = await open(ws(a.origin));
+      const receiver = await open(ws(b.origin));
+      await new Promise((resolve) => setTimeout(resolve, topics > 1000 ? 3000 : 500));
+      // Latency: one message at a time, each to a random topic, timed from send to arrival.
+      const latencies: number[] = [];
+      for (let i = 0; i < 500; i++) {
+        const topic = `t${i % topics}`;
+        const started = performance.now();
+        const arrived = new Promise<void>((resolve) => receiver.once("message", () => resolve()));
+        sender.send(`${topic} ${i}`);
+        await arrived;
+        latencies.push(performance.now() - started);
+      }
+      // Throughput: 20,000 messages as fast as the sender goes; time until the last arrives.
+      const total = 20_000;
+      let got = 0;
+      const done = new Promise<void>((resolve) =>
+        receiver.on("message", () => {
+          if (++got === total) resolve();
+        }),
+      );
+      const started = performance.now();
+      for (let i = 0; i < total; i++) sender.send(`t${i % topics} ${i}`);
+      await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+      const seconds = (performance.now() - started) / 1000;
+      rows.push(
+        `| ${broker} | ${topics} | ${quantile(latencies, 0.5).toFixed(2)} | ${quantile(latencies, 0.99).toFixed(2)} | ${Math.round(got / seconds)} | ${got === total ? "" : `${total - got} not arrived in 30 s`} |`,
+      );
+      console.log(rows[rows.length - 1]);
+      sender.close();
+      receiver.removeAllListeners("message");
+      receiver.close();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+    server.kill("SIGKILL");
+  }
+}
+
+// Memory per idle websocket: 10,000 sockets on one server, RSS before and after.
+const memory: string[] = [];
+const SOCKETS = 10_000;
+for (const [runtime, command] of [
+  ["Node 20 (Portico, ws)", [process.execPath, "--import", "tsx", entry]],
+  ["Bun (Portico)", [bun, "run", entry]],
+  ["Deno (Portico)", [deno, "run", "-A", entry]],
+  ["Bun (raw Bun.serve + native pub/sub)", [bun, "run", "bench/servers/bun/pubsub-raw.ts"]],
+] as const) {
+  const server = await startProcess(command[0], command.slice(1), { IDLE: "1" });
+  try {
+    const rss = () => {
+      const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
+      return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+    };
+    const before = rss();
+    const sockets: WebSocket[] = [];
+    for (let i = 0; i < SOCKETS; i += 500) {
+      sockets.push(...(await Promise.all(Array.from({ length: 500 }, () => open(`${server.origin.replace("http", "ws")}/bench?topics=1`)))));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = rss();
+    memory.push(`| ${runtime} | ${before.toFixed(0)} | ${after.toFixed(0)} | ${(((after - before) * 1024) / SOCKETS).toFixed(1)} | ${peakRssMiB(server.pid).toFixed(0)} |`);
+    console.log(memory[memory.length - 1]);
+    for (const socket of sockets) socket.terminate();
+  } finally {
+    await server.stop();
+  }
+}
+
+const table = [
+  "# Topics across instances, and idle websockets",
+  "",
+  `\`npx tsx bench/pubsub.ts\` — ${new Date().toISOString().slice(0, 10)}. Two Portico instances (Node 20, separate processes) sharing the broker, one socket on each subscribed to every topic; messages sent from A's socket to a topic, received on B's.`,
+  "",
+  "| broker | topics | p50 ms | p99 ms | messages/s | |",
+  "|---|---:|---:|---:|---:|---|",
+  ...rows,
+  "",
+  `Memory per idle websocket (${SOCKETS.toLocaleString("en")} sockets, each subscribed to one topic; RSS in MiB):`,
+  "",
+  "| server | RSS before | RSS with the sockets | KiB per socket | peak RSS |",
+  "|---|---:|---:|---:|---:|",
+  ...memory,
+  "",
+];
+writeFileSync(join(root, "bench", "PUBSUB.md"), table.join("\n"));
+console.log(table.join("\n"));

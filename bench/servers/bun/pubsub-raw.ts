@@ -1,0 +1,19 @@
+// Raw Bun.serve with its native pub/sub, for bench/pubsub.ts's idle-socket memory anchor.
+declare const Bun: {
+  serve(options: object): { url: URL; upgrade(request: Request): boolean };
+};
+const server = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  fetch(request: Request, srv: { upgrade(request: Request): boolean }) {
+    return srv.upgrade(request) ? undefined : new Response("upgrade required", { status: 426 });
+  },
+  websocket: {
+    open(ws: { subscribe(topic: string): void; send(text: string): void }) {
+      ws.subscribe("t0");
+      ws.send("ready");
+    },
+    message() {},
+  },
+});
+console.log(`READY ${server.url.origin}`);
