@@ -56,9 +56,20 @@ for (const broker of ["Redis", "NATS"] as const) {
   const port = await freePort();
   const server =
     broker === "Redis"
-      ? await startBroker("/usr/bin/redis-server", ["--port", String(port), "--save", "", "--appendonly", "no"], "Ready to accept")
-      : await startBroker("/usr/sbin/nats-server", ["-a", "127.0.0.1", "-p", String(port)], "Server is ready");
-  const env = broker === "Redis" ? { REDIS_URL: `redis://127.0.0.1:${port}` } : { NATS_URL: `nats://127.0.0.1:${port}` };
+      ? await startBroker(
+          "/usr/bin/redis-server",
+          ["--port", String(port), "--save", "", "--appendonly", "no"],
+          "Ready to accept",
+        )
+      : await startBroker(
+          "/usr/sbin/nats-server",
+          ["-a", "127.0.0.1", "-p", String(port)],
+          "Server is ready",
+        );
+  const env =
+    broker === "Redis"
+      ? { REDIS_URL: `redis://127.0.0.1:${port}` }
+      : { NATS_URL: `nats://127.0.0.1:${port}` };
   const [a, b] = await Promise.all([
     startProcess(process.execPath, ["--import", "tsx", entry], env),
     startProcess(process.execPath, ["--import", "tsx", entry], env),
@@ -125,11 +136,17 @@ for (const [runtime, command] of [
     const before = rss();
     const sockets: WebSocket[] = [];
     for (let i = 0; i < SOCKETS; i += 500) {
-      sockets.push(...(await Promise.all(Array.from({ length: 500 }, () => open(`${server.origin.replace("http", "ws")}/bench?topics=1`)))));
+      sockets.push(
+        ...(await Promise.all(
+          Array.from({ length: 500 }, () => open(`${server.origin.replace("http", "ws")}/bench?topics=1`)),
+        )),
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const after = rss();
-    memory.push(`| ${runtime} | ${before.toFixed(0)} | ${after.toFixed(0)} | ${(((after - before) * 1024) / SOCKETS).toFixed(1)} | ${peakRssMiB(server.pid).toFixed(0)} |`);
+    memory.push(
+      `| ${runtime} | ${before.toFixed(0)} | ${after.toFixed(0)} | ${(((after - before) * 1024) / SOCKETS).toFixed(1)} | ${peakRssMiB(server.pid).toFixed(0)} |`,
+    );
     console.log(memory[memory.length - 1]);
     for (const socket of sockets) socket.terminate();
   } finally {

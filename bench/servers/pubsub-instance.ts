@@ -8,7 +8,9 @@ import { redisPubSub } from "../../src/pubsub/redis.ts";
 declare const Bun: unknown;
 declare const Deno: { env: { get(name: string): string | undefined } } | undefined;
 const env = (name: string): string | undefined =>
-  typeof Deno !== "undefined" ? Deno.env.get(name) : (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env[name];
+  typeof Deno !== "undefined"
+    ? Deno.env.get(name)
+    : (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env[name];
 
 const redis = env("REDIS_URL");
 const nats = env("NATS_URL");

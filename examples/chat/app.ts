@@ -1,14 +1,8 @@
 // A chat room per path, over a channel: typed params, a declared error, and broadcasting through a topic
-// per room. With REDIS_URL set, instances share their rooms through Redis (two-instance mode: the README).
+// per room. The entries give it a backplane when REDIS_URL is set (two-instance mode: the README), and
+// on Workers a Durable Object hosts each room (workers.ts).
 import * as v from "valibot";
-import { createApp, defineChannel, type Socket, t } from "../../src/mod.ts";
-import { redisPubSub } from "../../src/pubsub/redis.ts";
-
-declare const Deno: { env: { get(name: string): string | undefined } } | undefined;
-const redisUrl =
-  typeof Deno !== "undefined"
-    ? Deno.env.get("REDIS_URL")
-    : (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.REDIS_URL;
+import { type App, type AppOptions, createApp, defineChannel, type Socket, t } from "../../src/mod.ts";
 
 // The members connected to this instance (for the room's capacity and the head count it announces).
 const rooms = new Map<string, Set<Socket>>();
@@ -37,13 +31,20 @@ export const Chat = defineChannel({
     const members = rooms.get(ch.params.path.room);
     if (!members?.delete(ch.socket)) return;
     if (members.size === 0) rooms.delete(ch.params.path.room);
-    app.publish(`room:${ch.params.path.room}`, `* ${ch.params.query.name} left`);
+    ch.publish(`room:${ch.params.path.room}`, `* ${ch.params.query.name} left`);
   },
 });
 
-export const app = createApp({ pubsub: redisUrl ? redisPubSub({ url: redisUrl }) : undefined });
-app.ws("/chat/:room", Chat);
-app.get("/", () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }));
+/** The chat app, with the options an entry gives it (a backplane). */
+export function chatApp(options: AppOptions = {}): App {
+  const app = createApp(options);
+  app.ws("/chat/:room", Chat);
+  app.get("/", () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }));
+  return app;
+}
+
+/** The chat on one instance. */
+export const app: App = chatApp();
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>Portico chat</title>
 <form id="f"><input id="m" autocomplete="off" placeholder="Say something"></form><pre id="log"></pre>

@@ -1,9 +1,12 @@
 // `deno run --allow-net --allow-env --allow-read examples/chat/deno.ts`, then open the printed URL in
-// two browser tabs.
+// two browser tabs. With REDIS_URL set, several instances (on any runtime) share their rooms.
 import { serve } from "../../src/adapters/deno.ts";
-import { app } from "./app.ts";
+import { redisPubSub } from "../../src/pubsub/redis.ts";
+import { chatApp } from "./app.ts";
 
 declare const Deno: { env: { get(name: string): string | undefined } };
 
+const url = Deno.env.get("REDIS_URL");
+const app = chatApp({ pubsub: url ? redisPubSub({ url }) : undefined });
 const server = serve(app, { port: Number(Deno.env.get("PORT") ?? 3000) });
 console.log(`Portico chat example listening on ${server.url}`);

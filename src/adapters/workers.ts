@@ -38,3 +38,13 @@ export function toWorker<TEnv, THandlers extends object = Record<never, never>>(
 ): WorkerFetch<TEnv> & THandlers {
   return { ...(handlers as THandlers), fetch: (request, env, ctx) => app.fetch(request, env, ctx) };
 }
+
+export {
+  type ChannelHostClass,
+  channelHost,
+  type DurableObjectNamespace,
+  type DurableObjectState,
+  forwardTo,
+  type HibernatableWebSocket,
+  type HostedApp,
+} from "./workers-durable.ts";

@@ -25,13 +25,15 @@ export interface Runnable {
 /** A channel as a websocket route handler (what `defineChannel` makes): it takes over an open socket. */
 export interface Connectable {
   /**
-   * @ignore Runs the channel on an open socket; `report` logs unexpected errors with the request id.
+   * @ignore Runs the channel on an open socket; `report` logs unexpected errors with the request id;
+   * `resumed`: a socket woken from hibernation (params and `before` run again, `onOpen` does not).
    * Returns what to do with an error a listener throws.
    */
   readonly [connectKey]: (
     socket: Socket,
     ctx: Context,
     report: (error: unknown) => void,
+    resumed?: boolean,
   ) => (error: unknown) => void;
   /** @ignore The path parameters the channel declares (source keys), checked against its routes. */
   readonly [pathKeysKey]: readonly string[];

@@ -20,6 +20,8 @@ import type { PubSubDriver } from "./hub.ts";
 
 /** Options of {@link natsPubSub}. */
 export interface NatsPubSubOptions {
+  /** Where failures go (the broker unreachable, a failed subscription). Default: the app\'s logger. */
+  readonly onError?: (error: unknown) => void;
   /** The server (`nats://host:4222`), or several. */
   readonly servers: string | readonly string[];
   /** The subject prefix. Default `portico`. */
@@ -44,7 +46,8 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
   let connected = false;
   let receive: (topic: string, frame: Uint8Array) => void = () => {};
   return {
-    start(onFrame, report) {
+    start(onFrame, appReport) {
+      const report = options.onError ?? appReport;
       receive = onFrame;
       connection = connect({
         servers: typeof options.servers === "string" ? options.servers : [...options.servers],

@@ -18,6 +18,8 @@ import type { PubSubDriver } from "./hub.ts";
 
 /** Options of {@link redisPubSub}. */
 export interface RedisPubSubOptions {
+  /** Where failures go (the broker unreachable, a failed subscription). Default: the app\'s logger. */
+  readonly onError?: (error: unknown) => void;
   /** The Redis URL (`redis://host:6379`). */
   readonly url: string;
   /** The prefix of the Redis channels. Default `portico:`. */
@@ -40,7 +42,8 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
   let receive: (topic: string, frame: Uint8Array) => void = () => {};
   let ready: Promise<unknown> | undefined;
   return {
-    start(onFrame, report) {
+    start(onFrame, appReport) {
+      const report = options.onError ?? appReport;
       receive = onFrame;
       publisher.on("error", report);
       subscriber.on("error", report);

@@ -132,12 +132,19 @@ export function defineChannel<TParams extends ParamsDeclaration = never, TErrors
     ...(hooks.before ?? []),
     ...(hooks.onOpen ? [hooks.onOpen] : []),
   ];
+  // A socket woken from hibernation was opened before: its params and `before` run again, not `onOpen`.
+  const resuming = opening.slice(0, opening.length - (hooks.onOpen ? 1 : 0));
   return Object.freeze({
     [pathKeysKey]: compiled?.pathKeys ?? [],
     protocols: definition.protocols === undefined ? undefined : Object.freeze([...definition.protocols]),
     params: definition.params,
     errors: errors as ErrorClasses<TErrors>,
-    [connectKey](socket: Socket, ctx: Context, report: (error: unknown) => void): (error: unknown) => void {
+    [connectKey](
+      socket: Socket,
+      ctx: Context,
+      report: (error: unknown) => void,
+      resumed = false,
+    ): (error: unknown) => void {
       const ch = new ChannelRun(ctx, errors, socket);
       const onError = (error: unknown): void => closeWithError(socket, error, report);
       // Messages that arrive while params and `before` run wait for `onOpen`, in order; `onClose`
@@ -162,7 +169,7 @@ export function defineChannel<TParams extends ParamsDeclaration = never, TErrors
         for (const message of waiting) await hooks.onMessage?.(ch, message);
       };
       try {
-        const pending = runSteps(opening, ch);
+        const pending = runSteps(resumed ? resuming : opening, ch);
         (pending ? pending.then(replay) : replay()).catch(onError);
       } catch (error) {
         onError(error);

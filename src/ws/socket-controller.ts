@@ -8,6 +8,8 @@ export interface SocketTransport {
   readonly readyState: number;
   /** Bytes queued by `send` and not yet handed to the network. */
   readonly bufferedAmount: number;
+  /** Told the socket's topics when they change (a hibernating Durable Object keeps them with the socket). */
+  topicsChanged?(topics: readonly string[]): void;
 }
 
 /** The limits a socket enforces (from the app's `limits`). */
@@ -58,10 +60,12 @@ export class SocketController implements Socket {
   subscribe(topic: string): void {
     if (this.readyState === 3) return;
     this.#topics().subscribe(this, topic);
+    this.#transport.topicsChanged?.(this.#topics().topicsOf(this));
   }
 
   unsubscribe(topic: string): void {
     this.#topics().unsubscribe(this, topic);
+    this.#transport.topicsChanged?.(this.#topics().topicsOf(this));
   }
 
   publish(topic: string, message: string | Uint8Array, options: PublishOptions = {}): void {

@@ -20,6 +20,16 @@ export function wasUpgraded(ctx: Context): boolean {
 }
 
 const KEY = /^[A-Za-z0-9+/]{22}==$/;
+const resumedKey = Symbol.for("portico.resumed-socket");
+
+/** Marks an upgrade request as the replay of a socket woken from hibernation (a Durable Object's). */
+export function markResumed(request: Request): void {
+  (request as { [resumedKey]?: true })[resumedKey] = true;
+}
+
+function isResumed(request: Request): boolean {
+  return (request as { [resumedKey]?: true })[resumedKey] === true;
+}
 
 /**
  * Accepts a websocket upgrade for a ws route, through the runtime's shim, and starts its session once
@@ -58,7 +68,7 @@ export function upgrade(
       },
       hub,
     );
-    start(socket, ctx, handler, report);
+    start(socket, ctx, handler, report, isResumed(ctx.request.source));
     return socket;
   };
   const response = shim(ctx.request.source, open, { protocol, maxMessageSize: ctx.limits.wsMessageSize });
@@ -86,9 +96,10 @@ function start(
   ctx: Context,
   handler: WsHandler<never>,
   report: (error: unknown) => void,
+  resumed: boolean,
 ): void {
   if (isConnectable(handler)) {
-    socket.onError = handler[connectKey](socket, ctx, report);
+    socket.onError = handler[connectKey](socket, ctx, report, resumed);
     return;
   }
   try {

@@ -137,7 +137,19 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   },
   "./bun": { values: ["serve"], types: ["BunApp", "BunServeOptions", "BunServerHandle"] },
   "./deno": { values: ["serve"], types: ["DenoApp", "DenoServeOptions", "DenoServerHandle"] },
-  "./workers": { values: ["toWorker"], types: ["ExecutionContext", "WorkerFetch", "WorkersApp"] },
+  "./workers": {
+    values: ["channelHost", "forwardTo", "toWorker"],
+    types: [
+      "ChannelHostClass",
+      "DurableObjectNamespace",
+      "DurableObjectState",
+      "ExecutionContext",
+      "HibernatableWebSocket",
+      "HostedApp",
+      "WorkerFetch",
+      "WorkersApp",
+    ],
+  },
   "./cookie": {
     values: ["deleteCookie", "getCookie", "getSignedCookie", "setCookie", "setSignedCookie"],
     types: ["CookieContext", "CookieOptions", "CookieSecrets"],

@@ -190,7 +190,10 @@ for (const broker of BROKERS)
         return b.got.includes("probe");
       }, "the first subscription");
       const stats = async () =>
-        (await (await fetch(`${instances.node!.origin}/stats`)).json()) as { dropped: number };
+        (await (await fetch(`${instances.node!.origin}/stats`)).json()) as {
+          dropped: number;
+          brokerErrors: number;
+        };
       const droppedBefore = (await stats()).dropped;
       await stopBroker(server);
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -205,6 +208,7 @@ for (const broker of BROKERS)
         `# ${broker.name} outage: 10 published on Node, ${crossed} reached Bun, ${lost} counted as dropped`,
       );
       assert.equal(crossed + lost, 10, "every message either crossed or was counted as dropped");
+      assert.ok((await stats()).brokerErrors > 0, "the driver's onError heard of the outage");
       server = await broker.start(port);
       await until(
         async () => {

@@ -15,10 +15,14 @@ const env = (name: string): string | undefined =>
     : (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env[name];
 
 const natsUrl = env("NATS_URL");
+let brokerErrors = 0;
+const onError = (): void => {
+  brokerErrors++;
+};
 const app = createApp({
   pubsub: natsUrl
-    ? natsPubSub({ servers: natsUrl, reconnectWait: 100 })
-    : redisPubSub({ url: env("REDIS_URL")!, maxBackoff: 200 }),
+    ? natsPubSub({ servers: natsUrl, reconnectWait: 100, onError })
+    : redisPubSub({ url: env("REDIS_URL")!, maxBackoff: 200, onError }),
 });
 const Room = defineChannel({
   onOpen(ch) {
@@ -35,7 +39,7 @@ app.post("/publish/:room", async (ctx) => {
   const binary = ctx.request.headers.get("content-type") === "application/octet-stream";
   app.publish(`room:${ctx.request.pathParams.room}`, binary ? body : new TextDecoder().decode(body));
 });
-app.get("/stats", () => Response.json(app.topicStats));
+app.get("/stats", () => Response.json({ ...app.topicStats, brokerErrors }));
 
 if (typeof Bun !== "undefined") {
   const { serve } = await import("../../src/adapters/bun.ts");

@@ -83,6 +83,7 @@ type MiniflareClass = new (options: {
   compatibilityDate: string;
   host: string;
   port: number;
+  durableObjects?: Record<string, string>;
 }) => { readonly ready: Promise<URL>; dispose(): Promise<void> };
 
 /** A module Worker served by Miniflare (workerd). */
@@ -92,7 +93,11 @@ export interface StartedWorker {
 }
 
 /** Bundles a module Worker (`export default app`) with esbuild and serves it with Miniflare. */
-export async function startWorker(entry: string, port = 0): Promise<StartedWorker> {
+export async function startWorker(
+  entry: string,
+  port = 0,
+  durableObjects?: Record<string, string>,
+): Promise<StartedWorker> {
   const { build } = await import("esbuild");
   const testsDir = join(root, "tests");
   const bundle = await build({
@@ -131,6 +136,7 @@ export async function startWorker(entry: string, port = 0): Promise<StartedWorke
     compatibilityDate: "2026-04-01",
     host: "127.0.0.1",
     port,
+    ...(durableObjects ? { durableObjects } : {}),
   });
   const url = await mf.ready;
   return { origin: url.origin, stop: () => mf.dispose() };
