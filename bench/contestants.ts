@@ -13,6 +13,8 @@ export interface Contestant {
   /** The raw runtime: the limit the others are compared with. */
   readonly raw?: boolean;
   readonly command: readonly string[];
+  /** Environment for the server process. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 const server = (runtime: string, file: string): string => join(here, "servers", runtime, file);
@@ -32,16 +34,19 @@ export const contestants: readonly Contestant[] = [
   // As an app is deployed: compiled to JavaScript (bench/run.ts bundles it with esbuild first).
   { runtime: "node", name: "Portico", command: [process.execPath, join(here, ".work", "portico-node.mjs")] },
   { runtime: "node", name: "Hono", command: node("hono.ts") },
+  { runtime: "node", name: "Hono + requestId", command: node("hono.ts"), env: { REQUEST_ID: "1" } },
   { runtime: "node", name: "Fastify", command: node("fastify.ts") },
   { runtime: "node", name: "h3", command: node("h3.ts") },
   { runtime: "node", name: "Express", command: node("express.ts") },
   { runtime: "bun", name: "Bun.serve (raw)", raw: true, command: bun("raw.ts") },
   { runtime: "bun", name: "Portico", command: bun("portico.ts") },
   { runtime: "bun", name: "Hono", command: bun("hono.ts") },
+  { runtime: "bun", name: "Hono + requestId", command: bun("hono.ts"), env: { REQUEST_ID: "1" } },
   { runtime: "bun", name: "Elysia", command: bun("elysia.ts") },
   { runtime: "deno", name: "Deno.serve (raw)", raw: true, command: deno("raw.ts") },
   { runtime: "deno", name: "Portico", command: deno("portico.ts") },
   { runtime: "deno", name: "Hono", command: deno("hono.ts") },
+  { runtime: "deno", name: "Hono + requestId", command: deno("hono.ts"), env: { REQUEST_ID: "1" } },
   {
     runtime: "workerd",
     name: "Portico",

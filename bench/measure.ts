@@ -24,6 +24,7 @@ export function startServer(
   return startProcess("taskset", ["-c", SERVER_CORE, ...contestant.command], {
     PORT: String(port),
     NODE_ENV: "production",
+    ...contestant.env,
     ...env,
   });
 }
@@ -80,7 +81,9 @@ export async function load(
   const { stdout } = await run("taskset", args, { timeout: (seconds + 30) * 1000 });
   const after = measureCpu ? cpuSeconds(server.pid) : 0;
   const requests = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0);
-  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0) + socketErrors(stdout);
+  const errors =
+    (scenario.expectsError ? 0 : Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0)) +
+    socketErrors(stdout);
   return {
     requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0),
     p99Ms: toMs(/99%\s+([\d.]+)(us|ms|s)/.exec(stdout)),

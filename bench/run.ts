@@ -9,7 +9,7 @@ import { build } from "esbuild";
 import { type Contestant, contestants, root } from "./contestants.ts";
 import { load, peakRssMiB, type Sample, startServer } from "./measure.ts";
 import { type Cell, type Results, renderResults } from "./report.ts";
-import { checkContract, scenarios } from "./scenarios.ts";
+import { checkContract, checkS5, scenarios } from "./scenarios.ts";
 
 const quick = process.argv.includes("--quick");
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice(7);
@@ -42,6 +42,7 @@ const QUICK = new Set([
   "Deno.serve (raw)",
   "Portico",
   "Hono",
+  "Hono + requestId",
   "Fastify",
   "Elysia",
 ]);
@@ -53,8 +54,11 @@ for (const contestant of contestants) {
   const server = await startServer(contestant, port++);
   try {
     await checkContract(server.origin);
+    const s5 = scenarios.find((scenario) => scenario.id === "S5")!;
+    if (s5.onlyFor?.includes(contestant.name)) await checkS5(server.origin);
     const measureCpu = contestant.runtime !== "workerd";
     for (const scenario of scenarios) {
+      if (scenario.onlyFor !== undefined && !scenario.onlyFor.includes(contestant.name)) continue;
       await load(server, scenario, settings.warmup, settings.connections, false);
       const samples: Sample[] = [];
       for (let i = 0; i < settings.runs; i++) {

@@ -11,6 +11,10 @@ export interface Scenario {
   readonly script?: string;
   /** Request headers wrk sends (`-H`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The contestants (by name) that implement it; every one when absent. */
+  readonly onlyFor?: readonly string[];
+  /** Its answer is an error status by design (not counted as an error). */
+  readonly expectsError?: boolean;
 }
 
 export const scenarios: readonly Scenario[] = [
@@ -23,7 +27,28 @@ export const scenarios: readonly Scenario[] = [
     path: "/users",
     script: join(root, "bench", "wrk", "post-user.lua"),
   },
+  {
+    id: "S5",
+    title: "GET /s5/items/:id → 404 JSON through logger, CORS, secure headers",
+    path: "/s5/items/7",
+    headers: { origin: "https://app.example", accept: "application/json" },
+    onlyFor: ["Portico", "Hono", "Hono + requestId", "Fastify"],
+    expectsError: true,
+  },
 ];
+
+/** Checks that a server answers S5 as the others do: the declared 404 in JSON, with CORS and security headers. */
+export async function checkS5(origin: string): Promise<void> {
+  const res = await fetch(`${origin}/s5/items/7`, {
+    headers: { origin: "https://app.example", accept: "application/json" },
+  });
+  assert.equal(res.status, 404, "S5 status");
+  const body = (await res.json()) as { error: { payload: { id: number } } };
+  assert.deepEqual(body.error.payload, { id: 7 }, "S5 payload");
+  assert.equal(res.headers.get("access-control-allow-origin"), "https://app.example", "S5 CORS");
+  assert.equal(res.headers.get("x-content-type-options"), "nosniff", "S5 secure headers");
+  assert.ok(res.headers.get("strict-transport-security"), "S5 HSTS");
+}
 
 async function call(origin: string, path: string, init?: RequestInit): Promise<[number, string]> {
   const res = await fetch(origin + path, init);

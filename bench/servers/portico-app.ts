@@ -1,6 +1,7 @@
 // The Portico app for every runtime: the four scenarios as endpoints.
 import * as v from "valibot";
-import { createApp, defineEndpoint, defineView, t } from "../../src/mod.ts";
+import { cors, logger, secureHeaders } from "../../src/middleware/mod.ts";
+import { createApp, defineEndpoint, defineError, defineView, t } from "../../src/mod.ts";
 
 const Json = defineView({ json: (data: object) => data });
 
@@ -29,3 +30,20 @@ app.get("/", (ctx) => {
 app.get("/users/:id", GetUser);
 app.get("/search", Search);
 app.post("/users", CreateUser);
+
+// S5: what production apps stack: a logger (to a sink that drops the entries), CORS, security headers,
+// and a declared error answering 404 JSON.
+const ItemNotFound = defineError("ItemNotFound", 404, { payload: { id: t.int32() } });
+const GetItem = defineEndpoint({
+  params: { path: { id: t.int32() } },
+  errors: { ItemNotFound },
+  call(ep) {
+    throw new ep.errors.ItemNotFound({ id: ep.params.path.id });
+  },
+});
+app.on("/s5", (r) => {
+  r.use(logger({ sink: () => {} }));
+  r.use(cors({ origin: ["https://app.example"] }));
+  r.use(secureHeaders());
+  r.get("/items/:id", GetItem);
+});

@@ -5,7 +5,7 @@ declare const Deno: {
   env: { get(name: string): string | undefined };
 };
 
-const app = buildHono();
+const app = buildHono({ requestId: Deno.env.get("REQUEST_ID") === "1" });
 Deno.serve(
   {
     port: Number(Deno.env.get("PORT") ?? 3000),

@@ -1,6 +1,8 @@
+import cors from "@fastify/cors";
+import helmet from "@fastify/helmet";
 import Fastify from "fastify";
 
-const app = Fastify({ logger: false });
+const app = Fastify({ logger: { level: "info", stream: { write: () => {} } } });
 const int32 = { type: "integer", minimum: -2147483648, maximum: 2147483647 };
 app.get("/", (_req, reply) => reply.type("text/plain; charset=utf-8").send("Hello World"));
 app.get(
@@ -38,6 +40,25 @@ app.post(
     },
   },
   (req, reply) => reply.code(201).send({ name: req.body.user.name, email: req.body.user.email }),
+);
+// S5: a logger (pino, to a stream that drops the lines), CORS, security headers (helmet), and an error
+// path answering 404 JSON, in an encapsulated plugin as Fastify apps do.
+await app.register(
+  async (scope) => {
+    await scope.register(cors, { origin: ["https://app.example"] });
+    await scope.register(helmet);
+    scope.get(
+      "/items/:id",
+      { schema: { params: { type: "object", properties: { id: int32 }, required: ["id"] } } },
+      (req, reply) => {
+        req.log.info({ id: req.params.id }, "item");
+        return reply.code(404).send({
+          error: { name: "Item Not Found", message: null, code: 404, payload: { id: req.params.id } },
+        });
+      },
+    );
+  },
+  { prefix: "/s5", logLevel: "info" },
 );
 const address = await app.listen({ port: Number(process.env.PORT ?? 3000), host: "127.0.0.1" });
 console.log(`READY ${address}`);
