@@ -324,7 +324,7 @@ export const multipart: Topic = {
         }
         // A hang guard, not a timing assertion: the figure itself is reported by the suite's output.
         assert.ok(slowest < 10_000, `slowest case took ${slowest.toFixed(0)} ms`);
-        (c as { slowestMultipart?: number }).slowestMultipart = slowest;
+        console.log(`# ${c.runtime}: the slowest malformed-multipart answer took ${slowest.toFixed(0)} ms`);
         // The server still answers after all of it.
         const form = new FormData();
         form.append("title", "after");
