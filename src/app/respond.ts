@@ -21,12 +21,11 @@ export function bytesOf(response: Response): Uint8Array<ArrayBuffer> | undefined
 }
 // Fetch's Headers accept control characters that HTTP forbids in a field value (RFC 9110 §5.5); each
 // runtime then does its own thing with them (Node throws, Bun sends them, Deno stops answering).
+// One native regexp test per value (a loop over every character cost Bun a tenth of a request with
+// secureHeaders' dozen headers).
+const CONTROL_CHARACTER = new RegExp("[\\u0000-\\u0008\\u000a-\\u001f\\u007f]");
 function holdsControlCharacter(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09) || c === 0x7f) return true;
-  }
-  return false;
+  return CONTROL_CHARACTER.test(value);
 }
 
 // What Bun and the Node adapter get back once they answered a websocket handshake themselves.
