@@ -12,6 +12,7 @@ import { namespaces } from "./topics/namespaces.ts";
 import { patterns } from "./topics/patterns.ts";
 import { pubsub } from "./topics/pubsub.ts";
 import { requests } from "./topics/requests.ts";
+import { validators } from "./topics/validators.ts";
 import { websockets } from "./topics/websockets.ts";
 
 /** The conformance suite, topic by topic. */
@@ -30,4 +31,5 @@ export const TOPICS: readonly Topic[] = [
   batteries,
   multipart,
   pubsub,
+  validators,
 ];
