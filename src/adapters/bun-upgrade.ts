@@ -15,12 +15,20 @@ export interface BunWebSocket {
   close(code?: number, reason?: string): void;
   /** Bytes queued and not yet sent. */
   getBufferedAmount(): number;
+  /** Bun's topics: receive a topic's messages. */
+  subscribe(topic: string): void;
+  /** Bun's topics: stop receiving a topic. */
+  unsubscribe(topic: string): void;
+  /** Bun's topics: send to a topic's subscribers but this socket. */
+  publish(topic: string, data: string | Uint8Array): unknown;
 }
 
 /** What each Bun connection carries from `server.upgrade` to the `websocket` handlers. */
 interface BunSocketData {
   open: OpenSocket;
   controller?: SocketController;
+  /** The server that upgraded it, for its `publish` (to all of a topic's sockets). */
+  server?: { publish(topic: string, data: string | Uint8Array): unknown };
 }
 
 /** Bun's server-wide websocket handlers and options, as `app.websocket` holds them for `Bun.serve(app)`. */
@@ -40,7 +48,18 @@ export function bunWebSocketHandlers(maxPayloadLength: number): BunWebSocketHand
   return {
     maxPayloadLength,
     open(ws) {
+      const server = ws.data.server;
       ws.data.controller = ws.data.open({
+        // Topics fan out in Bun itself (its pub/sub), where it can reach the server.
+        native:
+          server === undefined
+            ? undefined
+            : {
+                subscribe: (topic) => ws.subscribe(topic),
+                unsubscribe: (topic) => ws.unsubscribe(topic),
+                publish: (topic, message) => ws.publish(topic, message),
+                publishAll: (topic, message) => server.publish(topic, message),
+              },
         send: (data) => ws.send(data),
         close: (code, reason) => ws.close(code, reason),
         get readyState() {
@@ -66,6 +85,7 @@ export function bunWebSocketHandlers(maxPayloadLength: number): BunWebSocketHand
 
 interface BunServer {
   upgrade(request: Request, options: { data: BunSocketData; headers?: Record<string, string> }): boolean;
+  publish?(topic: string, data: string | Uint8Array): unknown;
 }
 
 /** On Bun, the server that `fetch` received upgrades the request. */
@@ -76,7 +96,10 @@ export function bunUpgrade(request: Request, env: unknown): UpgradeShim | undefi
   return (_request, open, options) => {
     // Without the header, Bun answers with the first subprotocol the client offered: only the app chooses.
     const headers = { "sec-websocket-protocol": options.protocol ?? "" };
-    const accepted = (server as BunServer).upgrade(request, { data: { open }, headers });
+    const bun = server as BunServer;
+    const data: BunSocketData = { open };
+    if (typeof bun.publish === "function") data.server = bun as Required<BunServer>;
+    const accepted = bun.upgrade(request, { data, headers });
     if (!accepted) throw new Error("Bun refused the websocket upgrade");
     return undefined;
   };

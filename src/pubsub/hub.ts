@@ -6,6 +6,27 @@ export type TopicMessage = string | Uint8Array;
 /** What receives a topic's messages locally: a websocket. */
 export interface Subscriber {
   send(data: string | Uint8Array): void;
+  /** The runtime's own topics for this socket, where it has them (Bun's). */
+  readonly native?: NativeTopics | undefined;
+}
+
+/**
+ * A runtime's native pub/sub for one socket (Bun's `ws.subscribe`/`ws.publish`/`server.publish`): the
+ * hub then lets the runtime fan messages out to its sockets.
+ */
+export interface NativeTopics {
+  subscribe(topic: string): void;
+  unsubscribe(topic: string): void;
+  /** To the topic's subscribers but this socket. */
+  publish(topic: string, message: TopicMessage): void;
+  /** To every subscriber of the topic on this server. */
+  publishAll(topic: string, message: TopicMessage): void;
+}
+
+// A topic's local subscribers: those the hub sends to itself, and those the runtime delivers to.
+interface Members {
+  readonly own: Set<Subscriber>;
+  readonly native: Set<Subscriber>;
 }
 
 /**
@@ -47,7 +68,7 @@ const decoder = new TextDecoder();
  * delivered twice) and whether the message is text or binary.
  */
 export class TopicHub {
-  readonly #topics = new Map<string, Set<Subscriber>>();
+  readonly #topics = new Map<string, Members>();
   readonly #driver: PubSubDriver | undefined;
   readonly #report: (error: unknown) => void;
   #instance: string | undefined;
@@ -74,30 +95,43 @@ export class TopicHub {
     checkTopic(topic);
     let members = this.#topics.get(topic);
     if (members === undefined) {
-      members = new Set();
+      members = { own: new Set(), native: new Set() };
       this.#topics.set(topic, members);
       this.#call(() => this.#driver?.subscribe(topic));
     }
-    members.add(subscriber);
+    if (subscriber.native === undefined) members.own.add(subscriber);
+    else if (!members.native.has(subscriber)) {
+      members.native.add(subscriber);
+      subscriber.native.subscribe(topic);
+    }
   }
 
   /** Removes a subscriber from a topic. */
   unsubscribe(subscriber: Subscriber, topic: string): void {
     const members = this.#topics.get(topic);
-    if (!members?.delete(subscriber) || members.size > 0) return;
+    if (members === undefined) return;
+    if (members.native.delete(subscriber)) {
+      try {
+        subscriber.native?.unsubscribe(topic);
+      } catch {
+        // The runtime already dropped a closed socket's topics.
+      }
+    } else if (!members.own.delete(subscriber)) return;
+    if (members.own.size > 0 || members.native.size > 0) return;
     this.#topics.delete(topic);
     this.#call(() => this.#driver?.unsubscribe(topic));
   }
 
   /** Removes a subscriber from every topic (its socket closed). */
   leave(subscriber: Subscriber): void {
-    for (const [topic, members] of this.#topics)
-      if (members.has(subscriber)) this.unsubscribe(subscriber, topic);
+    for (const topic of this.topicsOf(subscriber)) this.unsubscribe(subscriber, topic);
   }
 
   /** The topics a subscriber is in. */
   topicsOf(subscriber: Subscriber): string[] {
-    return [...this.#topics].filter(([, members]) => members.has(subscriber)).map(([topic]) => topic);
+    return [...this.#topics]
+      .filter(([, members]) => members.own.has(subscriber) || members.native.has(subscriber))
+      .map(([topic]) => topic);
   }
 
   /** Delivers to this instance's subscribers (but `except`) and sends it to the other instances. */
@@ -142,7 +176,7 @@ export class TopicHub {
   #deliver(topic: string, message: TopicMessage, except: Subscriber | undefined): void {
     const members = this.#topics.get(topic);
     if (members === undefined) return;
-    for (const member of members) {
+    for (const member of members.own) {
       if (member === except) continue;
       // One subscriber's failure (workerd refuses I/O on another request's socket) stops no other.
       try {
@@ -151,6 +185,22 @@ export class TopicHub {
       } catch (error) {
         this.#report(error);
       }
+    }
+    // The runtime fans out to its own sockets in one call: from the sender's socket when it has native
+    // topics (that leaves the sender out), else through any of them, to all.
+    const size = members.native.size;
+    if (size === 0) return;
+    const [first] = members.native;
+    try {
+      if (except?.native !== undefined) {
+        except.native.publish(topic, message);
+        this.stats.delivered += members.native.has(except) ? size - 1 : size;
+      } else {
+        first!.native!.publishAll(topic, message);
+        this.stats.delivered += size;
+      }
+    } catch (error) {
+      this.#report(error);
     }
   }
 

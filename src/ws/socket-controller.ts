@@ -1,5 +1,5 @@
 import type { PublishOptions, Socket, SocketMessage, SocketReadyState } from "../context/socket.ts";
-import type { TopicHub } from "../pubsub/hub.ts";
+import type { NativeTopics, TopicHub } from "../pubsub/hub.ts";
 
 /** What a runtime's websocket must offer for Portico to drive it. */
 export interface SocketTransport {
@@ -10,6 +10,8 @@ export interface SocketTransport {
   readonly bufferedAmount: number;
   /** Told the socket's topics when they change (a hibernating Durable Object keeps them with the socket). */
   topicsChanged?(topics: readonly string[]): void;
+  /** The runtime's own topics for this socket (Bun's), which then deliver topic messages. */
+  readonly native?: NativeTopics | undefined;
 }
 
 /** The limits a socket enforces (from the app's `limits`). */
@@ -57,6 +59,11 @@ export class SocketController implements Socket {
     this.#hub = hub;
   }
 
+  /** The runtime's own topics for this socket, where it has them. */
+  get native(): NativeTopics | undefined {
+    return this.#transport.native;
+  }
+
   subscribe(topic: string): void {
     if (this.readyState === 3) return;
     this.#topics().subscribe(this, topic);
@@ -69,7 +76,8 @@ export class SocketController implements Socket {
   }
 
   publish(topic: string, message: string | Uint8Array, options: PublishOptions = {}): void {
-    this.#topics().publish(topic, message, options.self ? undefined : this);
+    // A closed socket has left its topics: there is no one to leave out (and Bun cannot publish from it).
+    this.#topics().publish(topic, message, options.self || this.#closed ? undefined : this);
   }
 
   #topics(): TopicHub {
