@@ -2,9 +2,11 @@
 // the server spent from /proc.
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import { build } from "esbuild";
 import { type StartedProcess, startProcess } from "../tests/runtimes/processes.ts";
-import type { Contestant } from "./contestants.ts";
+import { type Contestant, root } from "./contestants.ts";
 import type { Scenario } from "./scenarios.ts";
 
 const run = promisify(execFile);
@@ -102,4 +104,26 @@ function toMs(match: RegExpExecArray | null): number {
   if (!match) return Number.NaN;
   const value = Number(match[1]);
   return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value;
+}
+
+/**
+ * Bundles a Node server of `bench/servers/node/` into `bench/.work/<name>.mjs` and returns its path:
+ * Portico on Node runs compiled, as deployed (tsx's on-the-fly transform adds a `__name` call to every
+ * closure it creates).
+ */
+export async function bundleNodeServer(file: string, name: string): Promise<string> {
+  const outfile = join(root, "bench", ".work", `${name}.mjs`);
+  await build({
+    entryPoints: [join(root, "bench", "servers", "node", file)],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    logLevel: "warning",
+  });
+  return outfile;
 }

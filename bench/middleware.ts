@@ -4,9 +4,8 @@
 //   npx tsx bench/middleware.ts [--quick]
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { build } from "esbuild";
 import { root } from "./contestants.ts";
-import { load, type Sample, startServer } from "./measure.ts";
+import { bundleNodeServer, load, type Sample, startServer } from "./measure.ts";
 import type { Scenario } from "./scenarios.ts";
 
 const quick = process.argv.includes("--quick");
@@ -26,19 +25,7 @@ const stacks = [
 const headers = { origin: "https://app.example", "accept-encoding": "gzip", accept: "application/json" };
 const scenario: Scenario = { id: "M", title: "GET /items → ~2 KiB JSON", path: "/items", headers };
 
-const bundle = join(root, "bench", ".work", "portico-middleware.mjs");
-await build({
-  entryPoints: [join(root, "bench", "servers", "node", "portico-middleware.ts")],
-  outfile: bundle,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
-  logLevel: "warning",
-});
+const bundle = await bundleNodeServer("portico-middleware.ts", "portico-middleware");
 
 const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const rows: { stack: string; rps: number; cpu: number; samples: Sample[] }[] = [];

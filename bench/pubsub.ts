@@ -3,40 +3,16 @@
 // 100 and 10,000 topics subscribed; then memory per idle websocket on each runtime (10,000 sockets),
 // beside Bun's native pub/sub server as the anchor. Writes PUBSUB.md.
 //   npx tsx bench/pubsub.ts
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import WebSocket from "ws";
+import { BROKERS, freePort, stopBroker } from "../tests/pubsub/brokers.ts";
 import { root, startProcess } from "../tests/runtimes/processes.ts";
 import { peakRssMiB } from "./measure.ts";
 
 const bun = join(root, ".runtimes", "node_modules", ".bin", "bun");
 const deno = join(root, "node_modules", ".bin", "deno");
 const entry = "bench/servers/pubsub-instance.ts";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function startBroker(command: string, args: string[], ready: string): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args);
-    let out = "";
-    const onData = (chunk: Buffer): void => {
-      out += chunk.toString();
-      if (out.includes(ready)) resolve(child);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`${command} exited with ${code}: ${out}`)));
-  });
-}
 
 function open(url: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
@@ -52,24 +28,10 @@ const quantile = (values: number[], q: number): number => {
 };
 
 const rows: string[] = [];
-for (const broker of ["Redis", "NATS"] as const) {
+for (const broker of BROKERS) {
   const port = await freePort();
-  const server =
-    broker === "Redis"
-      ? await startBroker(
-          "/usr/bin/redis-server",
-          ["--port", String(port), "--save", "", "--appendonly", "no"],
-          "Ready to accept",
-        )
-      : await startBroker(
-          "/usr/sbin/nats-server",
-          ["-a", "127.0.0.1", "-p", String(port)],
-          "Server is ready",
-        );
-  const env =
-    broker === "Redis"
-      ? { REDIS_URL: `redis://127.0.0.1:${port}` }
-      : { NATS_URL: `nats://127.0.0.1:${port}` };
+  const server = await broker.start(port);
+  const env = broker.env(port);
   const [a, b] = await Promise.all([
     startProcess(process.execPath, ["--import", "tsx", entry], env),
     startProcess(process.execPath, ["--import", "tsx", entry], env),
@@ -104,7 +66,7 @@ for (const broker of ["Redis", "NATS"] as const) {
       await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 30_000))]);
       const seconds = (performance.now() - started) / 1000;
       rows.push(
-        `| ${broker} | ${topics} | ${quantile(latencies, 0.5).toFixed(2)} | ${quantile(latencies, 0.99).toFixed(2)} | ${Math.round(got / seconds)} | ${got === total ? "" : `${total - got} not arrived in 30 s`} |`,
+        `| ${broker.name} | ${topics} | ${quantile(latencies, 0.5).toFixed(2)} | ${quantile(latencies, 0.99).toFixed(2)} | ${Math.round(got / seconds)} | ${got === total ? "" : `${total - got} not arrived in 30 s`} |`,
       );
       console.log(rows[rows.length - 1]);
       sender.close();
@@ -114,7 +76,7 @@ for (const broker of ["Redis", "NATS"] as const) {
     }
   } finally {
     await Promise.all([a.stop(), b.stop()]);
-    server.kill("SIGKILL");
+    await stopBroker(server);
   }
 }
 

@@ -5,9 +5,8 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { build } from "esbuild";
 import { type Contestant, contestants, root } from "./contestants.ts";
-import { load, peakRssMiB, type Sample, startServer } from "./measure.ts";
+import { bundleNodeServer, load, peakRssMiB, type Sample, startServer } from "./measure.ts";
 import { type Cell, type Results, renderResults } from "./report.ts";
 import { checkContract, checkS5, scenarios } from "./scenarios.ts";
 
@@ -17,20 +16,8 @@ const settings = quick
   ? { runs: 1, seconds: 1, warmup: 1, connections: 64 }
   : { runs: 3, seconds: 5, warmup: 2, connections: 64 };
 
-// Portico on Node runs compiled, as deployed (tsx's on-the-fly transform adds a `__name` call to every
-// closure it creates); Bun and Deno run the TypeScript sources directly.
-await build({
-  entryPoints: [join(root, "bench", "servers", "node", "portico.ts")],
-  outfile: join(root, "bench", ".work", "portico-node.mjs"),
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
-  logLevel: "warning",
-});
+// Portico on Node runs compiled, as deployed; Bun and Deno run the TypeScript sources directly.
+await bundleNodeServer("portico.ts", "portico-node");
 
 const cells: Cell[] = [];
 const memory: { contestant: Contestant; peakRssMiB: number }[] = [];

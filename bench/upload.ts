@@ -4,26 +4,13 @@
 //   npx tsx bench/upload.ts
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { build } from "esbuild";
 import { root } from "./contestants.ts";
-import { peakRssMiB, startServer } from "./measure.ts";
+import { bundleNodeServer, peakRssMiB, startServer } from "./measure.ts";
 
 const SIZE = 100 * 1024 * 1024;
 const CHUNK = 64 * 1024;
 const B = "benchBoundary";
-const bundle = join(root, "bench", ".work", "upload-node.mjs");
-await build({
-  entryPoints: [join(root, "bench", "servers", "node", "upload.ts")],
-  outfile: bundle,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
-  logLevel: "warning",
-});
+const bundle = await bundleNodeServer("upload.ts", "upload-node");
 
 function body(): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

@@ -4,16 +4,10 @@
 import { createApp } from "../../src/mod.ts";
 import { natsPubSub } from "../../src/pubsub/nats.ts";
 import { redisPubSub } from "../../src/pubsub/redis.ts";
+import { envVar, serveHere } from "../../tests/runtimes/serve-here.ts";
 
-declare const Bun: unknown;
-declare const Deno: { env: { get(name: string): string | undefined } } | undefined;
-const env = (name: string): string | undefined =>
-  typeof Deno !== "undefined"
-    ? Deno.env.get(name)
-    : (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env[name];
-
-const redis = env("REDIS_URL");
-const nats = env("NATS_URL");
+const redis = envVar("REDIS_URL");
+const nats = envVar("NATS_URL");
 const app = createApp({
   pubsub: redis ? redisPubSub({ url: redis }) : nats ? natsPubSub({ servers: nats }) : undefined,
 });
@@ -27,13 +21,4 @@ app.ws("/bench", (socket, ctx) => {
   socket.send("ready");
 });
 
-if (typeof Bun !== "undefined") {
-  const { serve } = await import("../../src/adapters/bun.ts");
-  console.log(`READY ${serve(app, { port: 0, hostname: "127.0.0.1" }).url.origin}`);
-} else if (typeof Deno !== "undefined") {
-  const { serve } = await import("../../src/adapters/deno.ts");
-  console.log(`READY ${serve(app, { port: 0, hostname: "127.0.0.1" }).url.origin}`);
-} else {
-  const { serve } = await import("../../src/adapters/node.ts");
-  console.log(`READY ${(await serve(app, { port: 0, hostname: "127.0.0.1" })).url.origin}`);
-}
+await serveHere(app);

@@ -6,6 +6,7 @@ import type { BlockHandler } from "../context/handler.ts";
 import { attachUpgradeShim } from "../ws/shims.ts";
 import type { SocketController, SocketTransport } from "../ws/socket-controller.ts";
 import { markResumed } from "../ws/upgrade.ts";
+import { standardTransport } from "../ws/whatwg-transport.ts";
 
 /** A hibernatable websocket, as a Durable Object sees it. */
 export interface HibernatableWebSocket {
@@ -159,19 +160,11 @@ export function channelHost<TEnv>(app: HostedApp<TEnv>): ChannelHostClass<TEnv> 
 
 // The socket as a transport, its topics kept with it through hibernation.
 function transport(socket: HibernatableWebSocket): SocketTransport {
-  return {
-    send: (data) => socket.send(data),
-    close: (code, reason) => socket.close(code, reason),
-    get readyState() {
-      return socket.readyState;
-    },
-    get bufferedAmount() {
-      return 0;
-    },
-    topicsChanged(topics) {
+  return Object.assign(standardTransport(socket), {
+    topicsChanged(topics: readonly string[]) {
       socket.serializeAttachment({ ...(socket.deserializeAttachment() as Attachment), topics });
     },
-  };
+  });
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   runKey,
   type WsHandler,
 } from "../context/handler.ts";
-import type { Scope } from "../router/create-router.ts";
+import { callbackEpoch, type Scope } from "../router/create-router.ts";
 import { isView } from "../view/define-view.ts";
 import { upgrade } from "../ws/upgrade.ts";
 import type { AppState } from "./app-state.ts";
@@ -56,22 +56,19 @@ export function routeStep(
 }
 
 // The endpoint's run with its namespaces' before/after callbacks, outermost first. Callbacks may be
-// added after the route (`r.get(…); r.before(…)`): the run is remade when their number changes.
+// added after the route (`r.get(…); r.before(…)`): the run is remade when any was added since.
 function withNamespaceCallbacks(
   endpoint: Runnable,
   scopes: readonly Scope[],
 ): () => (ctx: Context) => unknown {
   let run = endpoint[runKey];
-  let counted = 0;
+  let seen = -1;
   return () => {
-    let count = 0;
-    for (const scope of scopes) count += scope.before.length + scope.after.length;
-    if (count !== counted) {
-      counted = count;
-      run = endpoint[hooksKey](
-        scopes.flatMap((scope) => scope.before),
-        scopes.flatMap((scope) => scope.after),
-      );
+    if (seen !== callbackEpoch) {
+      seen = callbackEpoch;
+      const before = scopes.flatMap((scope) => scope.before);
+      const after = scopes.flatMap((scope) => scope.after);
+      run = before.length + after.length === 0 ? endpoint[runKey] : endpoint[hooksKey](before, after);
     }
     return run;
   };

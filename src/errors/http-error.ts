@@ -87,17 +87,15 @@ export function upgradeRequiredError(): HttpError<undefined> {
   });
 }
 
-/** 413: the request body is over the configured limit; the connection closes (the rest is not read). */
-export function payloadTooLargeError(limit: number): HttpError<undefined> {
-  return new HttpError(
-    413,
-    "PayloadTooLarge",
-    `Request body exceeds the limit of ${limit} bytes`,
-    undefined,
-    {
-      connection: "close",
-    },
-  );
+/**
+ * 413: the request body (or, with `message`, a part of it) is over its limit; the connection closes
+ * (the rest is not read).
+ */
+export function payloadTooLargeError(
+  limit: number,
+  message = `Request body exceeds the limit of ${limit} bytes`,
+): HttpError<undefined> {
+  return new HttpError(413, "PayloadTooLarge", message, undefined, { connection: "close" });
 }
 
 /** 400 with a message: a request the framework itself refuses (bad redirect target, hostile header…). */

@@ -1,8 +1,8 @@
 import type { Context } from "../context/context.ts";
 import { payloadTooLargeError } from "../errors/http-error.ts";
-import { bodyError, paramMessage, paramsError } from "../errors/param-errors.ts";
+import { bodyError } from "../errors/param-errors.ts";
 import type { CompiledSource } from "./compile-source.ts";
-import { boundaryOf, type PartHead, type PartPlan, readMultipart } from "./multipart.ts";
+import { boundaryOf, fieldError, type PartHead, type PartPlan, readMultipart } from "./multipart.ts";
 import { keyPath, type NestedGroup, nestedBuilder } from "./parse-nested.ts";
 import type { Plan } from "./plan.ts";
 import type { FileOptions } from "./schema-meta.ts";
@@ -42,13 +42,13 @@ export async function readMultipartForm(
         const options = files.get(keyPath(head.name).join("\u0000"));
         if (options === undefined) {
           if (head.filename !== undefined)
-            throw refused(head.name, "is a file, which this form does not declare");
+            throw fieldError(head.name, "is a file, which this form does not declare");
           return { kind: "field" };
         }
         // A file without a name comes with an empty file name (browsers), or none but a type (undici).
-        if (head.filename === undefined && !head.typed) throw refused(head.name, "must be a file");
+        if (head.filename === undefined && !head.typed) throw fieldError(head.name, "must be a file");
         if ((head.filename ?? "") !== "" && !acceptsType(options.types, head.type)) {
-          throw refused(head.name, `has type ${head.type}, expected ${options.types!.join(" or ")}`);
+          throw fieldError(head.name, `has type ${head.type}, expected ${options.types!.join(" or ")}`);
         }
         return { kind: "file", maxSize: options.maxSize ?? limits.bodySize, stream: options.stream === true };
       },
@@ -73,10 +73,6 @@ export async function readMultipartForm(
     },
   );
   return builder.root;
-}
-
-function refused(name: string, text: string): Error {
-  return paramsError("form", [{ path: [name], message: paramMessage("form", [name], text) }]) as Error;
 }
 
 // The declared file fields, by their key path (`avatar`, `photos` for an array, `user\0avatar`).

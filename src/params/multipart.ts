@@ -1,5 +1,6 @@
-import { HttpError } from "../errors/http-error.ts";
+import { HttpError, payloadTooLargeError } from "../errors/http-error.ts";
 import { bodyError, type ParamsError, paramMessage, paramsError } from "../errors/param-errors.ts";
+import { concat } from "./read-body.ts";
 
 // A streaming `multipart/form-data` reader (RFC 7578 over RFC 2046). Every limit is enforced as the
 // bytes arrive: a part's headers (size and count), each field's size, each file's size and type, the
@@ -87,8 +88,7 @@ export async function readMultipart(
       const { done, value } = await read(reader);
       if (done) break;
       total += value.byteLength;
-      if (total > limits.bodySize)
-        throw tooLarge(`Request body exceeds the limit of ${limits.bodySize} bytes`);
+      if (total > limits.bodySize) throw payloadTooLargeError(limits.bodySize);
       if (parser.write(value)) {
         parser.handOver(reader, total);
         return;
@@ -129,11 +129,8 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: nu
   }
 }
 
-function tooLarge(message: string): HttpError {
-  return new HttpError(413, "PayloadTooLarge", message, undefined, { connection: "close" });
-}
-
-function fieldError(name: string, text: string): ParamsError {
+/** A multipart form's error about one field (or the whole body, for a nameless part). */
+export function fieldError(name: string, text: string): ParamsError {
   const path = name === "" ? [] : [name];
   return paramsError("form", [
     { path, message: path.length ? paramMessage("form", path, text) : `Form body ${text}` },
@@ -310,7 +307,10 @@ class Parser {
     this.#size += bytes.byteLength;
     const limit = plan.kind === "file" ? plan.maxSize : this.#limits.fieldSize;
     if (this.#size > limit) {
-      const error = tooLarge(paramMessage("form", [this.#head!.name], `is larger than ${limit} bytes`));
+      const error = payloadTooLargeError(
+        limit,
+        paramMessage("form", [this.#head!.name], `is larger than ${limit} bytes`),
+      );
       if (this.#stream) this.#stream.error(error);
       throw error;
     }
@@ -328,7 +328,7 @@ class Parser {
     } else {
       let value: string;
       try {
-        value = decoder.decode(join(this.#chunks, this.#size));
+        value = decoder.decode(concat(this.#chunks, this.#size));
       } catch {
         throw fieldError(head.name, "is not valid UTF-8");
       }
@@ -362,7 +362,7 @@ class Parser {
             }
             total += value.byteLength;
             if (total > parser.#limits.bodySize) {
-              throw tooLarge(`Request body exceeds the limit of ${parser.#limits.bodySize} bytes`);
+              throw payloadTooLargeError(parser.#limits.bodySize);
             }
             parser.#resume(value);
             if (controller.desiredSize !== null && controller.desiredSize <= 0) return;
@@ -434,17 +434,6 @@ function parseDisposition(
     }
   }
   return { name: params.get("name"), filename };
-}
-
-function join(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 // The first index of `needle` in `haystack` from `from`, or -1: candidates by the native indexOf of the

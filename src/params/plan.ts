@@ -46,7 +46,8 @@ export interface FieldPlan {
   readonly plan: Plan;
 }
 
-interface SchemaNode {
+/** The parts of a schema the plan reads (a valibot schema, or a Standard Schema's stand-in). */
+export interface SchemaNode {
   readonly type: string;
   readonly wrapped?: SchemaNode;
   readonly entries?: Readonly<Record<string, SchemaNode>>;

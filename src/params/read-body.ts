@@ -99,7 +99,8 @@ function decode(bytes: Uint8Array, source: ParamSource): string {
   }
 }
 
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
+/** The chunks, copied into one array of `total` bytes. */
+export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
   const out = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {

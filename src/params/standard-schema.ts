@@ -5,21 +5,7 @@ import {
   type StandardProps,
   type StandardSchemaV1,
 } from "../schema/standard.ts";
-
-/**
- * What Portico reads from a Standard Schema's JSON Schema to cast string sources (path, query, form):
- * a node shaped like the valibot schemas the plan inspects. Without a JSON Schema (the library does
- * not provide one) the value is passed on uncast.
- */
-export interface ShadowNode {
-  readonly type: string;
-  readonly wrapped?: ShadowNode;
-  readonly entries?: Readonly<Record<string, ShadowNode>>;
-  readonly item?: ShadowNode;
-  readonly literal?: unknown;
-  readonly options?: readonly unknown[];
-  readonly pipe?: readonly { readonly type: string }[];
-}
+import type { SchemaNode } from "./plan.ts";
 
 /** A Standard Schema wrapped to run where a valibot schema does. */
 export interface ForeignSchema extends v.GenericSchema<unknown, unknown> {
@@ -27,8 +13,11 @@ export interface ForeignSchema extends v.GenericSchema<unknown, unknown> {
   readonly type: "standard" | "optional";
   /** The wrapped schema. */
   readonly standard: StandardSchemaV1;
-  /** What the plan reads (from the schema's JSON Schema input, if the library gives one). */
-  readonly shadow: ShadowNode;
+  /**
+   * What the plan reads, made from the schema's JSON Schema input: the types that cast (without a JSON
+   * Schema from the library, nothing is cast).
+   */
+  readonly shadow: SchemaNode;
   /** The JSON Schema of its input, when the library provides it (for the OpenAPI document). */
   readonly jsonSchema: Record<string, unknown> | undefined;
 }
@@ -138,7 +127,7 @@ function toValibotIssue(issue: StandardIssue, input: unknown): v.BaseIssue<unkno
 
 // The JSON Schema of a library's input, as the nodes the plan reads (types that cast; everything else
 // is passed on as text).
-function shadowOf(json: Record<string, unknown>): ShadowNode {
+function shadowOf(json: Record<string, unknown>): SchemaNode {
   const type = json.type;
   if (Array.isArray(type)) {
     const real = type.filter((t) => t !== "null");
@@ -171,7 +160,7 @@ function shadowOf(json: Record<string, unknown>): ShadowNode {
       };
     case "object": {
       const required = new Set((json.required as string[] | undefined) ?? []);
-      const entries: Record<string, ShadowNode> = {};
+      const entries: Record<string, SchemaNode> = {};
       for (const [key, property] of Object.entries(
         (json.properties ?? {}) as Record<string, Record<string, unknown>>,
       )) {

@@ -33,6 +33,12 @@ export interface Scope {
   onError?: ScopeErrorHandler<never> | undefined;
 }
 
+/**
+ * How many namespace callbacks were ever added, in any app: an endpoint's route remakes its run only
+ * when this moved, instead of counting its scopes' callbacks on every request.
+ */
+export let callbackEpoch = 0;
+
 /** The method a namespace's `notFound` is recorded under (never a request's method). */
 export const NOT_FOUND_METHOD = "#not-found";
 
@@ -223,6 +229,7 @@ export class Router<TEnv = RegisteredEnv> {
   before(callback: NamespaceCallback): this {
     if (typeof callback !== "function") throw new TypeError("before() takes a function (ep) => …");
     this.#own.before.push(callback);
+    callbackEpoch++;
     return this;
   }
 
@@ -236,6 +243,7 @@ export class Router<TEnv = RegisteredEnv> {
   after(callback: NamespaceCallback): this {
     if (typeof callback !== "function") throw new TypeError("after() takes a function (ep) => …");
     this.#own.after.push(callback);
+    callbackEpoch++;
     return this;
   }
 

@@ -11,8 +11,10 @@ export interface StandardWebSocket {
   addEventListener(type: "open" | "message" | "close" | "error", listener: (event: never) => void): void;
 }
 
-/** Wraps a WHATWG websocket as a transport. */
-export function standardTransport(socket: StandardWebSocket): SocketTransport {
+/** Wraps a WHATWG websocket (or a Durable Object's hibernatable one) as a transport. */
+export function standardTransport(
+  socket: Pick<StandardWebSocket, "send" | "close" | "readyState" | "bufferedAmount">,
+): SocketTransport {
   return {
     send: (data) => socket.send(data),
     close: (code, reason) => socket.close(code, reason),

@@ -115,3 +115,27 @@ export function rawRequest(
     req.end();
   });
 }
+
+/** A websocket that collects what it receives (text as strings, binary as byte arrays). */
+export interface Member {
+  readonly ws: WebSocket;
+  readonly got: (string | number[])[];
+}
+
+/**
+ * Opens a websocket and collects its messages; resolves once the server sends `ready` (not collected),
+ * or at the open when `ready` is false.
+ */
+export function openMember(url: string, ready = true): Promise<Member> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url.replace(/^http/, "ws"));
+    const got: (string | number[])[] = [];
+    ws.on("message", (data: Buffer, binary: boolean) => {
+      const value = binary ? [...data] : data.toString("utf8");
+      if (ready && value === "ready") resolve({ ws, got });
+      else got.push(value);
+    });
+    if (!ready) ws.on("open", () => resolve({ ws, got }));
+    ws.on("error", reject);
+  });
+}

@@ -4,26 +4,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import WebSocket from "ws";
+import { openMember } from "../conformance/client.ts";
+import { until } from "../pubsub/brokers.ts";
 import { root, type StartedWorker, startWorker } from "../runtimes/processes.ts";
 
-function member(origin: string, room: string, name: string): Promise<{ ws: WebSocket; got: string[] }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${origin.replace(/^http/, "ws")}/chat/${room}?name=${name}`);
-    const got: string[] = [];
-    ws.on("message", (data: Buffer) => got.push(data.toString("utf8")));
-    ws.on("open", () => resolve({ ws, got }));
-    ws.on("error", reject);
-  });
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+const member = (origin: string, room: string, name: string) =>
+  openMember(`${origin}/chat/${room}?name=${name}`, false);
 
 describe("examples/chat on workerd, rooms in a Durable Object", () => {
   let worker: StartedWorker;

@@ -2,107 +2,15 @@
 // real nats-server, started here: every message delivered once to every subscriber on every instance, text and binary kept apart,
 // and a broker restart survived (reconnect, resubscribe), with the loss during the outage measured.
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createServer } from "node:net";
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import WebSocket from "ws";
+import { type Member, openMember } from "../conformance/client.ts";
 import { root, type StartedProcess, startProcess } from "../runtimes/processes.ts";
 import { nodeBin } from "../runtimes/targets.ts";
+import { BROKERS, freePort, stopBroker, until } from "./brokers.ts";
 
-const REDIS = "/usr/bin/redis-server";
-const NATS = "/usr/sbin/nats-server";
-for (const [binary, name] of [
-  [REDIS, "redis-server"],
-  [NATS, "nats-server"],
-] as const) {
-  if (!existsSync(binary)) {
-    throw new Error(`No ${name}: install it with \`apt-get install ${name}\` (npm test does when it may)`);
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Broker {
-  readonly name: string;
-  start(port: number): Promise<ChildProcess>;
-  env(port: number): Record<string, string>;
-}
-
-function startBroker(command: string, args: string[], ready: string): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args);
-    let out = "";
-    const onData = (chunk: Buffer): void => {
-      out += chunk.toString();
-      if (out.includes(ready)) resolve(child);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`${command} exited with ${code}: ${out}`)));
-  });
-}
-
-const BROKERS: readonly Broker[] = [
-  {
-    name: "Redis",
-    start: (port) =>
-      startBroker(
-        REDIS,
-        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        "Ready to accept connections",
-      ),
-    env: (port) => ({ REDIS_URL: `redis://127.0.0.1:${port}` }),
-  },
-  {
-    name: "NATS",
-    start: (port) => startBroker(NATS, ["-a", "127.0.0.1", "-p", String(port)], "Server is ready"),
-    env: (port) => ({ NATS_URL: `nats://127.0.0.1:${port}` }),
-  },
-];
-
-function stopBroker(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
-
-interface Member {
-  ws: WebSocket;
-  got: (string | number[])[];
-}
-
-function join_(origin: string, room: string): Promise<Member> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${origin.replace(/^http/, "ws")}/room/${room}`);
-    const got: (string | number[])[] = [];
-    ws.on("message", (data: Buffer, binary: boolean) => {
-      const value = binary ? [...data] : data.toString("utf8");
-      if (value === "ready") resolve({ ws, got });
-      else got.push(value);
-    });
-    ws.on("error", reject);
-  });
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+const join_ = (origin: string, room: string): Promise<Member> => openMember(`${origin}/room/${room}`);
 
 const bun = join(root, ".runtimes", "node_modules", ".bin", "bun");
 const deno = join(root, "node_modules", ".bin", "deno");
@@ -235,14 +143,7 @@ describe("examples/chat in two-instance mode: Node and Bun sharing Redis", () =>
       startProcess(bun, ["run", "examples/chat/bun.ts"], env),
     ]);
     try {
-      const listen = (origin: string, name: string) =>
-        new Promise<{ ws: WebSocket; got: string[] }>((resolve, reject) => {
-          const ws = new WebSocket(`${origin.replace(/^http/, "ws")}/chat/lobby?name=${name}`);
-          const got: string[] = [];
-          ws.on("message", (data: Buffer) => got.push(data.toString("utf8")));
-          ws.on("open", () => resolve({ ws, got }));
-          ws.on("error", reject);
-        });
+      const listen = (origin: string, name: string) => openMember(`${origin}/chat/lobby?name=${name}`, false);
       const ada = await listen(node.origin, "ada");
       const bob = await listen(bunChat.origin, "bob");
       await until(async () => {

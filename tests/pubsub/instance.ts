@@ -3,18 +3,9 @@
 import { createApp, defineChannel } from "../../src/mod.ts";
 import { natsPubSub } from "../../src/pubsub/nats.ts";
 import { redisPubSub } from "../../src/pubsub/redis.ts";
+import { envVar, serveHere } from "../runtimes/serve-here.ts";
 
-declare const Bun: { serve(options: object): { url: URL } } | undefined;
-declare const Deno:
-  | { env: { get(name: string): string | undefined }; serve(options: object, handler: unknown): unknown }
-  | undefined;
-
-const env = (name: string): string | undefined =>
-  typeof Deno !== "undefined"
-    ? Deno.env.get(name)
-    : (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env[name];
-
-const natsUrl = env("NATS_URL");
+const natsUrl = envVar("NATS_URL");
 let brokerErrors = 0;
 const onError = (): void => {
   brokerErrors++;
@@ -22,7 +13,7 @@ const onError = (): void => {
 const app = createApp({
   pubsub: natsUrl
     ? natsPubSub({ servers: natsUrl, reconnectWait: 100, onError })
-    : redisPubSub({ url: env("REDIS_URL")!, maxBackoff: 200, onError }),
+    : redisPubSub({ url: envVar("REDIS_URL")!, maxBackoff: 200, onError }),
 });
 const Room = defineChannel({
   onOpen(ch) {
@@ -41,13 +32,4 @@ app.post("/publish/:room", async (ctx) => {
 });
 app.get("/stats", () => Response.json({ ...app.topicStats, brokerErrors }));
 
-if (typeof Bun !== "undefined") {
-  const { serve } = await import("../../src/adapters/bun.ts");
-  console.log(`READY ${serve(app, { port: 0, hostname: "127.0.0.1" }).url.origin}`);
-} else if (typeof Deno !== "undefined") {
-  const { serve } = await import("../../src/adapters/deno.ts");
-  console.log(`READY ${serve(app, { port: 0, hostname: "127.0.0.1" }).url.origin}`);
-} else {
-  const { serve } = await import("../../src/adapters/node.ts");
-  console.log(`READY ${(await serve(app, { port: 0, hostname: "127.0.0.1" })).url.origin}`);
-}
+await serveHere(app);

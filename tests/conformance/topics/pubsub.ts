@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { defineChannel } from "../../../src/mod.ts";
+import { openMember } from "../client.ts";
 import type { Topic } from "../suite.ts";
 
 const Room = defineChannel({
@@ -16,19 +17,7 @@ const Room = defineChannel({
   },
 });
 
-// Opens a socket and collects what it receives; resolves once the server said "ready".
-function member(origin: string, path: string): Promise<{ ws: WebSocket; got: (string | number[])[] }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(origin.replace(/^http/, "ws") + path);
-    const got: (string | number[])[] = [];
-    ws.on("message", (data: Buffer, binary: boolean) => {
-      const value = binary ? [...data] : data.toString("utf8");
-      if (value === "ready") resolve({ ws, got });
-      else got.push(value);
-    });
-    ws.on("error", reject);
-  });
-}
+const member = (origin: string, path: string) => openMember(origin + path);
 
 const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
 
