@@ -1,5 +1,12 @@
 import { type Dictionary, dictionary } from "../context/dictionary.ts";
 import { PathParamsError, paramMessage } from "../errors/param-errors.ts";
+import {
+  type Alternation,
+  type AlternationGroup,
+  type AlternationOption,
+  alternation,
+  matchedOption,
+} from "./alternation.ts";
 import type { CompiledPattern } from "./compile-pattern.ts";
 
 /** The pseudo-method websocket routes are stored under. */
@@ -31,6 +38,11 @@ export interface RouteMatch<TRoute> {
 }
 
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+/**
+ * Past this many first segments, a path would try that many lookaheads in the joined regexp, and one
+ * map lookup for its bucket is cheaper: the routes are tried bucket by bucket instead.
+ */
+const MAX_JOINED_GROUPS = 16;
 const NO_PARAMS: Dictionary<string> = Object.freeze(dictionary<string>());
 
 /**
@@ -46,6 +58,8 @@ export class RouteTable<TRoute> {
   readonly #buckets = new Map<string, RouteEntry<TRoute>[]>();
   /** The dynamic routes whose first segment is not static text. */
   readonly #generic: RouteEntry<TRoute>[] = [];
+  /** Per method: the regexp joining every dynamic route it reaches (`null`: not joinable, use the loop). */
+  readonly #joined = new Map<string, Alternation<Slot<TRoute>> | null>();
   readonly #byShape = new Map<string, RouteEntry<TRoute>>();
   readonly #maxParamLength: number;
 
@@ -79,6 +93,7 @@ export class RouteTable<TRoute> {
     }
     entry.routes.set(method, { route, pattern: compiled });
     entry.matches.clear();
+    this.#joined.clear();
   }
 
   /**
@@ -92,6 +107,15 @@ export class RouteTable<TRoute> {
       const match = staticMatch(entry, method);
       if (match !== null) return match;
     }
+    // A path with trailing slashes is tried twice per route (see execTrimmed): only the loop does that.
+    const joined = trimmed.length === path.length ? this.#joinedFor(method) : null;
+    if (joined !== null) {
+      const found = joined.regexp.exec(path);
+      if (found === null) return undefined;
+      const option = matchedOption(joined, found);
+      const slot = joined.slots[option]!;
+      return { route: slot.route, params: this.#decode(slot.pattern.names, found, joined.start[option]!) };
+    }
     const slash = trimmed.indexOf("/", 1);
     const candidates =
       this.#buckets.get(slash < 0 ? trimmed.slice(1) : trimmed.slice(1, slash)) ?? this.#generic;
@@ -100,7 +124,7 @@ export class RouteTable<TRoute> {
       const slot = pick(candidate.routes, method);
       if (slot === undefined) continue;
       const found = execTrimmed(candidate.regexp!, trimmed, path);
-      if (found !== null) return { route: slot.route, params: this.#decode(slot.pattern.names, found) };
+      if (found !== null) return { route: slot.route, params: this.#decode(slot.pattern.names, found, 1) };
     }
     return undefined;
   }
@@ -142,11 +166,34 @@ export class RouteTable<TRoute> {
     insertSorted(bucket, entry);
   }
 
+  // The joined regexp of a method's dynamic routes, made on first use (standard methods only, so that
+  // clients cannot grow the cache with made-up ones; other methods take the loop).
+  #joinedFor(method: string): Alternation<Slot<TRoute>> | null {
+    let joined = this.#joined.get(method);
+    if (joined !== undefined) return joined;
+    if (!METHOD_ORDER.includes(method) && method !== WS_METHOD) return null;
+    if (this.#buckets.size > MAX_JOINED_GROUPS) {
+      this.#joined.set(method, null);
+      return null;
+    }
+    const reachable = (entries: readonly RouteEntry<TRoute>[]): AlternationOption<Slot<TRoute>>[] =>
+      entries.flatMap((entry) => {
+        const slot = pick(entry.routes, method);
+        return slot === undefined ? [] : [{ regexp: entry.regexp!, slot }];
+      });
+    const groups: AlternationGroup<Slot<TRoute>>[] = [];
+    for (const [segment, entries] of this.#buckets) groups.push({ segment, options: reachable(entries) });
+    groups.push({ segment: undefined, options: reachable(this.#generic) });
+    joined = alternation(groups) ?? null;
+    this.#joined.set(method, joined);
+    return joined;
+  }
+
   // Parameters are matched still encoded (so `%2F` stays inside its segment) and decoded once, here.
-  #decode(names: readonly string[], match: RegExpExecArray): Dictionary<string> {
+  #decode(names: readonly string[], match: RegExpExecArray, first: number): Dictionary<string> {
     const params = dictionary<string>();
     for (let i = 0; i < names.length; i++) {
-      const value = match[i + 1];
+      const value = match[first + i];
       if (value === undefined) continue;
       const name = names[i]!;
       if (value.length > this.#maxParamLength) {

@@ -172,3 +172,113 @@ test("an app answers any path with a status, never an exception", async () => {
     RUNS,
   );
 });
+
+// The order the README documents, tried route by route: per segment static before parameter before
+// optional before wildcard, then registration order; HEAD falls back to GET, any method to ALL.
+function referenceFind(
+  routes: readonly { method: string; pattern: string }[],
+  method: string,
+  path: string,
+): { route: string; params: Record<string, string> } | undefined {
+  const shapes = new Map<
+    string,
+    {
+      compiled: ReturnType<typeof compilePattern>;
+      order: number;
+      byMethod: Map<string, ReturnType<typeof compilePattern>>;
+    }
+  >();
+  for (const { method: m, pattern: p } of routes) {
+    const compiled = compilePattern(p);
+    const shape = shapes.get(compiled.shape) ?? { compiled, order: shapes.size, byMethod: new Map() };
+    shapes.set(compiled.shape, shape);
+    shape.byMethod.set(m, compiled);
+  }
+  const rankOrder = (a: readonly number[], b: readonly number[]): number => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+    return 0;
+  };
+  const trimmed = path.replace(/\/+$/, "");
+  const pick = (byMethod: Map<string, ReturnType<typeof compilePattern>>) =>
+    byMethod.get(method) ?? (method === "HEAD" ? byMethod.get("GET") : undefined) ?? byMethod.get("*");
+  for (const { compiled, byMethod } of shapes.values()) {
+    if (compiled.staticPath !== undefined && compiled.staticPath === (trimmed || "/") && pick(byMethod)) {
+      return {
+        route: `${[...byMethod].find(([, c]) => c === pick(byMethod))![0]} ${pick(byMethod)!.pattern}`,
+        params: {},
+      };
+    }
+  }
+  const dynamic = [...shapes.values()]
+    .filter((s) => s.compiled.staticPath === undefined)
+    .sort((a, b) => rankOrder(a.compiled.rank, b.compiled.rank) || a.order - b.order);
+  for (const { compiled, byMethod } of dynamic) {
+    const slot = pick(byMethod);
+    if (slot === undefined) continue;
+    const match =
+      compiled.regexp!.exec(trimmed) ?? (trimmed === path ? null : compiled.regexp!.exec(`${trimmed}/`));
+    if (match === null) continue;
+    const params: Record<string, string> = {};
+    slot.names.forEach((name, i) => {
+      if (match[i + 1] !== undefined) params[name] = decodeURIComponent(match[i + 1]!);
+    });
+    return { route: `${[...byMethod].find(([, c]) => c === slot)![0]} ${slot.pattern}`, params };
+  }
+  return undefined;
+}
+
+test("the table finds what trying each route in the documented order finds, for any set of routes", () => {
+  const segment = fc.constantFrom(
+    "a",
+    "b",
+    "c",
+    ":p",
+    ":q?",
+    "*",
+    ":n(\\d+)",
+    ":s([^/]+)",
+    "{x}?",
+    ":f.:e",
+    "x:r(.*)",
+  );
+  const routePattern = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/${s.join("/")}`);
+  const firstSegments = fc.array(fc.constantFrom(...Array.from({ length: 20 }, (_, i) => `s${i}`)), {
+    maxLength: 20,
+  });
+  const routeMethod = fc.constantFrom("GET", "POST", "*");
+  const pathSegment = fc.constantFrom("a", "b", "c", "1", "22", "x", "xy", "f.e", "%41", "s3", "");
+  const requestPath = fc.array(pathSegment, { maxLength: 5 }).map((s) => `/${s.join("/")}`);
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(routeMethod, routePattern), { maxLength: 12 }),
+      firstSegments,
+      fc.array(fc.tuple(fc.constantFrom("GET", "HEAD", "POST", "PURGE"), requestPath), {
+        minLength: 1,
+        maxLength: 8,
+      }),
+      (candidates, extraSegments, requests) => {
+        const table = new RouteTable<string>(1000);
+        const routes: { method: string; pattern: string }[] = [];
+        const all = [...candidates, ...extraSegments.map((s) => ["GET", `/${s}/:id`] as [string, string])];
+        for (const [method, pattern] of all) {
+          try {
+            table.add(method, compilePattern(pattern), `${method} ${pattern}`);
+            routes.push({ method, pattern });
+          } catch {
+            // Refused (super-linear, or the same shape twice): not part of the set.
+          }
+        }
+        for (const [method, path] of requests) {
+          const found = table.find(method, path);
+          const expected = referenceFind(routes, method, path);
+          assert.deepEqual(
+            found && { route: found.route, params: { ...found.params } },
+            expected,
+            `${method} ${path} among ${routes.map((r) => `${r.method} ${r.pattern}`).join(", ")}`,
+          );
+        }
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
