@@ -13,6 +13,8 @@
 // (route-table.ts keeps the loop there). What remains is the regexp itself (~30 ns for one route) and
 // the parameter object: storing an index key (`*`'s name is "0") costs V8 about 90 ns.
 
+import { escapeRegExp } from "./pattern-source.ts";
+
 /** The options of a joined regexp, in order, with where their captures start in the match. */
 export interface Alternation<TSlot> {
   readonly regexp: RegExp;
@@ -42,7 +44,7 @@ export interface AlternationGroup<TSlot> {
 export function alternation<TSlot>(
   groups: readonly AlternationGroup<TSlot>[],
 ): Alternation<TSlot> | undefined {
-  const flags = groups.find((group) => group.options.length > 0)?.options[0]!.regexp.flags;
+  const flags = groups.flatMap((group) => group.options)[0]?.regexp.flags;
   if (flags === undefined) return undefined;
   const branches: string[] = [];
   const owner: number[] = [-1];
@@ -64,7 +66,7 @@ export function alternation<TSlot>(
     branches.push(
       segment === undefined
         ? sources.join("|")
-        : `(?=\\/${escape(segment)}(?:\\/|$))(?:${sources.join("|")})`,
+        : `(?=\\/${escapeRegExp(segment)}(?:\\/|$))(?:${sources.join("|")})`,
     );
   }
   return {
@@ -83,9 +85,4 @@ export function matchedOption(alternation: Alternation<unknown>, match: RegExpEx
 // `x|` always matches the empty string, with every capture of `x` undefined: the array's length counts them.
 function captureCount(regexp: RegExp): number {
   return new RegExp(`${regexp.source}|`, regexp.flags).exec("")!.length - 1;
-}
-
-// A first segment is path text as the URL parser serialises it; in a `v`-flag regexp, outside a class.
-function escape(text: string): string {
-  return text.replace(/[.+*?^${}()[\]|/\\-]/g, "\\$&");
 }
