@@ -107,14 +107,14 @@ function toMs(match: RegExpExecArray | null): number {
 }
 
 /**
- * Bundles a Node server of `bench/servers/node/` into `bench/.work/<name>.mjs` and returns its path:
+ * Bundles a Node server (a path under `bench/servers/`) into `bench/.work/<name>.mjs` and returns its path:
  * Portico on Node runs compiled, as deployed (tsx's on-the-fly transform adds a `__name` call to every
  * closure it creates).
  */
 export async function bundleNodeServer(file: string, name: string): Promise<string> {
   const outfile = join(root, "bench", ".work", `${name}.mjs`);
   await build({
-    entryPoints: [join(root, "bench", "servers", "node", file)],
+    entryPoints: [join(root, "bench", "servers", file)],
     outfile,
     bundle: true,
     platform: "node",

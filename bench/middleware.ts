@@ -25,7 +25,7 @@ const stacks = [
 const headers = { origin: "https://app.example", "accept-encoding": "gzip", accept: "application/json" };
 const scenario: Scenario = { id: "M", title: "GET /items → ~2 KiB JSON", path: "/items", headers };
 
-const bundle = await bundleNodeServer("portico-middleware.ts", "portico-middleware");
+const bundle = await bundleNodeServer("node/portico-middleware.ts", "portico-middleware");
 
 const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const rows: { stack: string; rps: number; cpu: number; samples: Sample[] }[] = [];

@@ -1,4 +1,5 @@
 // Turns measurements into bench/RESULTS.md: medians with ranges, ratios to the raw runtime, targets.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { Contestant } from "./contestants.ts";
 import type { Sample } from "./measure.ts";
 import type { Scenario } from "./scenarios.ts";
@@ -178,4 +179,22 @@ export function renderResults(results: Results): string {
     lines.push(`| ${t.target} | ${t.value} | ${t.met === undefined ? "n/a" : t.met ? "yes" : "**no**"} |`);
   lines.push("");
   return lines.join("\n");
+}
+
+/**
+ * Puts a section (between `<!-- name:start -->` and `<!-- name:end -->`) into a results file written by
+ * run.ts: replaced where it already is, appended otherwise.
+ */
+export function writeSection(file: string, name: string, lines: readonly string[]): void {
+  const [open, close] = [`<!-- ${name}:start -->`, `<!-- ${name}:end -->`];
+  const section = [open, ...lines, close, ""].join("\n");
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmark results\n\n";
+  const start = current.indexOf(open);
+  const end = current.indexOf(close);
+  writeFileSync(
+    file,
+    start >= 0 && end > start
+      ? current.slice(0, start) + section + current.slice(end + close.length + 1)
+      : `${current.trimEnd()}\n\n${section}`,
+  );
 }

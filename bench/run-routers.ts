@@ -1,10 +1,10 @@
 // Runs the router micro-benchmark on Node (compiled, as deployed), Bun and Deno, and writes the
 // "Router" section of RESULTS.md (or RESULTS-quick.md with --quick).
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { root } from "./contestants.ts";
+import { writeSection } from "./report.ts";
 
 interface RouterResult {
   router: string;
@@ -37,7 +37,7 @@ const commands: [string, string[]][] = [
   ["taskset", ["-c", "0", join(root, "node_modules/.bin/deno"), "run", "-A", join(root, "bench/router.ts")]],
 ];
 
-const sections: string[] = ["<!-- router:start -->", "## Router micro-benchmark (ns per match, mitata)", ""];
+const sections: string[] = ["## Router micro-benchmark (ns per match, mitata)", ""];
 sections.push(
   "Hono's router benchmark routes and requests; every router gets the same 12 routes. Portico's matcher is the",
   "route table its apps use. The last rows are routes only a full `URLPattern` can match.",
@@ -90,17 +90,8 @@ sections.push(
   "|---|---:|:---:|",
   ...targetRows,
   "",
-  "<!-- router:end -->",
-  "",
 );
 
 const file = join(root, "bench", process.argv.includes("--quick") ? "RESULTS-quick.md" : "RESULTS.md");
-const current = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmark results\n\n";
-const start = current.indexOf("<!-- router:start -->");
-const end = current.indexOf("<!-- router:end -->");
-const next =
-  start >= 0 && end > start
-    ? current.slice(0, start) + sections.join("\n") + current.slice(end + "<!-- router:end -->".length + 1)
-    : `${current.trimEnd()}\n\n${sections.join("\n")}`;
-writeFileSync(file, next);
+writeSection(file, "router", sections);
 console.log(`Wrote the router section of ${file}`);

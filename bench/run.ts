@@ -17,7 +17,7 @@ const settings = quick
   : { runs: 3, seconds: 5, warmup: 2, connections: 64 };
 
 // Portico on Node runs compiled, as deployed; Bun and Deno run the TypeScript sources directly.
-await bundleNodeServer("portico.ts", "portico-node");
+await bundleNodeServer("node/portico.ts", "portico-node");
 
 const cells: Cell[] = [];
 const memory: { contestant: Contestant; peakRssMiB: number }[] = [];

@@ -10,7 +10,7 @@ import { bundleNodeServer, peakRssMiB, startServer } from "./measure.ts";
 const SIZE = 100 * 1024 * 1024;
 const CHUNK = 64 * 1024;
 const B = "benchBoundary";
-const bundle = await bundleNodeServer("upload.ts", "upload-node");
+const bundle = await bundleNodeServer("node/upload.ts", "upload-node");
 
 function body(): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

@@ -1,4 +1,4 @@
-// Raw Bun.serve with its native pub/sub, for bench/pubsub.ts's idle-socket memory anchor.
+// Raw Bun.serve with its native pub/sub, the Bun anchor of bench/idle-sockets.ts.
 declare const Bun: {
   serve(options: object): { url: URL; upgrade(request: Request): boolean };
 };
