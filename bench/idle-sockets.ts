@@ -5,9 +5,9 @@
 //   npx tsx bench/idle-sockets.ts [--quick]
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import WebSocket from "ws";
+import type WebSocket from "ws";
 import { root, startProcess } from "../tests/runtimes/processes.ts";
-import { bundleNodeServer, peakRssMiB } from "./measure.ts";
+import { bundleNodeServer, openReady, peakRssMiB } from "./measure.ts";
 import { writeSection } from "./report.ts";
 
 const quick = process.argv.includes("--quick");
@@ -42,15 +42,6 @@ const servers: { runtime: string; name: string; command: string[] }[] = [
   { runtime: "Deno", name: "Portico", command: denoServer("portico.ts") },
   { runtime: "Deno", name: "Hono (hono/deno)", command: denoServer("deno-hono.ts") },
 ];
-
-/** Opens a socket and waits for the server's "ready". */
-export function openReady(url: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
-    ws.once("message", () => resolve(ws));
-    ws.once("error", reject);
-  });
-}
 
 const rssMiB = (pid: number): number =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;

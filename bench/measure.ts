@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
+import WebSocket from "ws";
 import { type StartedProcess, startProcess } from "../tests/runtimes/processes.ts";
 import { type Contestant, root } from "./contestants.ts";
 import type { Scenario } from "./scenarios.ts";
@@ -126,4 +127,13 @@ export async function bundleNodeServer(file: string, name: string): Promise<stri
     logLevel: "warning",
   });
   return outfile;
+}
+
+/** Opens a websocket and waits for the server's first message (the bench servers send "ready"). */
+export function openReady(url: string): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once("message", () => resolve(ws));
+    ws.once("error", reject);
+  });
 }

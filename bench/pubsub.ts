@@ -1,26 +1,14 @@
 // Topics across instances: two Portico instances on Node (separate processes) sharing a real Redis or
 // NATS; a client on each; cross-instance delivery latency (p50/p99) and messages per second, with 1,
-// 100 and 10,000 topics subscribed; then memory per idle websocket on each runtime (10,000 sockets),
-// beside Bun's native pub/sub server as the anchor. Writes PUBSUB.md.
+// 100 and 10,000 topics subscribed. Writes PUBSUB.md. (Memory per idle websocket: bench/idle-sockets.ts.)
 //   npx tsx bench/pubsub.ts
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import WebSocket from "ws";
 import { BROKERS, freePort, stopBroker } from "../tests/pubsub/brokers.ts";
 import { root, startProcess } from "../tests/runtimes/processes.ts";
-import { peakRssMiB } from "./measure.ts";
+import { openReady } from "./measure.ts";
 
-const bun = join(root, ".runtimes", "node_modules", ".bin", "bun");
-const deno = join(root, "node_modules", ".bin", "deno");
 const entry = "bench/servers/pubsub-instance.ts";
-
-function open(url: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
-    ws.once("message", () => resolve(ws)); // "ready"
-    ws.once("error", reject);
-  });
-}
 
 const quantile = (values: number[], q: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -40,8 +28,8 @@ for (const broker of BROKERS) {
     for (const topics of [1, 100, 10_000]) {
       // One socket per instance subscribes to every topic (the instance then holds `topics` broker subscriptions).
       const ws = (origin: string) => `${origin.replace("http", "ws")}/bench?topics=${topics}`;
-      const sender = await open(ws(a.origin));
-      const receiver = await open(ws(b.origin));
+      const sender = await openReady(ws(a.origin));
+      const receiver = await openReady(ws(b.origin));
       await new Promise((resolve) => setTimeout(resolve, topics > 1000 ? 3000 : 500));
       // Latency: one message at a time, each to a random topic, timed from send to arrival.
       const latencies: number[] = [];
@@ -80,42 +68,6 @@ for (const broker of BROKERS) {
   }
 }
 
-// Memory per idle websocket: 10,000 sockets on one server, RSS before and after.
-const memory: string[] = [];
-const SOCKETS = 10_000;
-for (const [runtime, command] of [
-  ["Node 20 (Portico, ws)", [process.execPath, "--import", "tsx", entry]],
-  ["Bun (Portico)", [bun, "run", entry]],
-  ["Deno (Portico)", [deno, "run", "-A", entry]],
-  ["Bun (raw Bun.serve + native pub/sub)", [bun, "run", "bench/servers/bun/pubsub-raw.ts"]],
-] as const) {
-  const server = await startProcess(command[0], command.slice(1), { IDLE: "1" });
-  try {
-    const rss = () => {
-      const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
-      return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
-    };
-    const before = rss();
-    const sockets: WebSocket[] = [];
-    for (let i = 0; i < SOCKETS; i += 500) {
-      sockets.push(
-        ...(await Promise.all(
-          Array.from({ length: 500 }, () => open(`${server.origin.replace("http", "ws")}/bench?topics=1`)),
-        )),
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const after = rss();
-    memory.push(
-      `| ${runtime} | ${before.toFixed(0)} | ${after.toFixed(0)} | ${(((after - before) * 1024) / SOCKETS).toFixed(1)} | ${peakRssMiB(server.pid).toFixed(0)} |`,
-    );
-    console.log(memory[memory.length - 1]);
-    for (const socket of sockets) socket.terminate();
-  } finally {
-    await server.stop();
-  }
-}
-
 const table = [
   "# Topics across instances, and idle websockets",
   "",
@@ -124,12 +76,6 @@ const table = [
   "| broker | topics | p50 ms | p99 ms | messages/s | |",
   "|---|---:|---:|---:|---:|---|",
   ...rows,
-  "",
-  `Memory per idle websocket (${SOCKETS.toLocaleString("en")} sockets, each subscribed to one topic; RSS in MiB):`,
-  "",
-  "| server | RSS before | RSS with the sockets | KiB per socket | peak RSS |",
-  "|---|---:|---:|---:|---:|",
-  ...memory,
   "",
 ];
 writeFileSync(join(root, "bench", "PUBSUB.md"), table.join("\n"));
