@@ -17,44 +17,13 @@ export function requestIdFor(headers: Headers, trustIncoming: boolean, header: s
   return randomUUID();
 }
 
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
-const POOL_IDS = 128;
-const pool = new Uint8Array(16 * POOL_IDS);
-let offset = pool.length;
-
 /**
- * A random UUID v4, like `crypto.randomUUID()`, from a pool of random bytes refilled every 128 ids:
- * one call into the runtime's CSPRNG per 128 requests instead of one per request (which is costly
- * on some runtimes).
+ * A random UUID v4: the runtime's own `crypto.randomUUID()`. Measured per call (mitata): Node 20 103 ns,
+ * Node 22 115, Bun 41, Deno 40, against 118, 130, 51 and 85 for hex-encoding a pooled
+ * `getRandomValues` buffer in JavaScript; and the native string is flat, where the concatenation was a
+ * rope that Bun and Deno flatten again when the header is sent (a `Response` with the id header: Bun
+ * 419 ns against 639).
  */
 export function randomUUID(): string {
-  if (offset === pool.length) {
-    crypto.getRandomValues(pool);
-    offset = 0;
-  }
-  const b = pool;
-  const i = offset;
-  offset += 16;
-  return (
-    HEX[b[i]!]! +
-    HEX[b[i + 1]!]! +
-    HEX[b[i + 2]!]! +
-    HEX[b[i + 3]!]! +
-    "-" +
-    HEX[b[i + 4]!]! +
-    HEX[b[i + 5]!]! +
-    "-" +
-    HEX[(b[i + 6]! & 0x0f) | 0x40]! +
-    HEX[b[i + 7]!]! +
-    "-" +
-    HEX[(b[i + 8]! & 0x3f) | 0x80]! +
-    HEX[b[i + 9]!]! +
-    "-" +
-    HEX[b[i + 10]!]! +
-    HEX[b[i + 11]!]! +
-    HEX[b[i + 12]!]! +
-    HEX[b[i + 13]!]! +
-    HEX[b[i + 14]!]! +
-    HEX[b[i + 15]!]!
-  );
+  return crypto.randomUUID();
 }
