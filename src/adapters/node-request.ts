@@ -20,7 +20,7 @@ class IncomingRequest extends FastRequest {
   readonly #res: ServerResponse | undefined;
 
   constructor(incoming: IncomingMessage, res: ServerResponse | undefined, listening: string) {
-    const host = hostHeader(incoming.rawHeaders);
+    const host = rawHeader(incoming.rawHeaders, "host");
     const scheme = (incoming.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
     super(incoming.method ?? "GET", urlOf(scheme, host ?? listening, incoming.url ?? "/"), host);
     this.#incoming = incoming;
@@ -29,6 +29,10 @@ class IncomingRequest extends FastRequest {
 
   override peer(): string | undefined {
     return this.#incoming.socket.remoteAddress;
+  }
+
+  protected override readHeader(name: string): string | null {
+    return rawHeader(this.#incoming.rawHeaders, name);
   }
 
   protected readHeaders(): Headers {
@@ -60,7 +64,7 @@ class IncomingRequest extends FastRequest {
   protected readAll(limit: number): Promise<Uint8Array | undefined> {
     const incoming = this.#incoming;
     // Over the limit, the body is not read any further: the 413 closes the connection.
-    if (Number(incoming.headers["content-length"]) > limit) return Promise.resolve(undefined);
+    if (Number(rawHeader(incoming.rawHeaders, "content-length")) > limit) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let total = 0;
@@ -82,14 +86,15 @@ class IncomingRequest extends FastRequest {
 }
 
 // Every Host header, joined as Bun joins them: several is an error that the target check reports.
-function hostHeader(raw: readonly string[]): string | null {
-  let host: string | null = null;
+// A header from Node's raw list (names as the client spelled them), several joined as `Headers` does.
+function rawHeader(raw: readonly string[], name: string): string | null {
+  let value: string | null = null;
   for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === "host")
-      host = host === null ? raw[i + 1]! : `${host}, ${raw[i + 1]}`;
+    const candidate = raw[i]!;
+    if (candidate.length === name.length && candidate.toLowerCase() === name)
+      value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]}`;
   }
-  return host;
+  return value;
 }
 
 // Origin-form targets go after the authority; absolute-form ones are kept whole (the target check then

@@ -71,6 +71,20 @@ export abstract class FastRequest {
   }
 
   /**
+   * One header (`name` in lower case; several joined with `, `), read without building the whole
+   * `Headers` where the adapter can: on Node, building them validates and copies every header through
+   * undici (~1 % of a JSON POST's CPU profile) when the body reader only asks for the content type.
+   */
+  header(name: string): string | null {
+    return this.#headers !== undefined ? this.#headers.get(name) : this.readHeader(name);
+  }
+
+  /** One header from the adapter's own record (the default builds the headers). */
+  protected readHeader(name: string): string | null {
+    return this.headers.get(name);
+  }
+
+  /**
    * The whole body, straight from the source; `undefined` when it is over `limit`, `null` when the
    * standard request already owns the stream (read it from there instead). Marks the body used.
    */
@@ -232,6 +246,13 @@ export function hostOf(request: Request): string | null {
   return request instanceof FastRequest
     ? (request as unknown as FastRequest).host()
     : request.headers.get("host");
+}
+
+/** One request header (`name` in lower case), without building a stand-in's headers. */
+export function headerOf(request: Request, name: string): string | null {
+  return request instanceof FastRequest
+    ? (request as unknown as FastRequest).header(name)
+    : request.headers.get(name);
 }
 
 /** The peer address a server adapter's stand-in knows (`undefined` for any other request). */

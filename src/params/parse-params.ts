@@ -1,6 +1,7 @@
 import type { Context } from "../context/context.ts";
 import { runSteps, type Step } from "../context/run-steps.ts";
 import { bodyError, type ParamSource } from "../errors/param-errors.ts";
+import { headerOf } from "../fast-path/fast-path.ts";
 import { mediaTypeOf } from "../http/media-type.ts";
 import type { AnySchema, Entries, InferDeclaration } from "../schema/entries.ts";
 import { coerceGroup, type FailedCasts, jsonInput } from "./coerce.ts";
@@ -132,7 +133,7 @@ function fromStrings(compiled: CompiledSource, input: object): unknown {
 }
 
 async function fromBody(compiled: CompiledSource, ctx: Context, mediaType: string): Promise<unknown> {
-  const contentType = ctx.request.headers.get("content-type");
+  const contentType = headerOf(ctx.request.source, "content-type");
   const given = mediaTypeOf(contentType);
   if (compiled.source === "form" && given === MULTIPART_TYPE) {
     return fromStrings(compiled, await readMultipartForm(ctx, compiled, contentType!));

@@ -309,3 +309,44 @@ describe("portico/node serve()", () => {
     }
   });
 });
+
+test("the Node adapter reads a body's Content-Type as Headers would: any spelling of the name, repeats joined", async () => {
+  const Echo = defineView({ json: (data: object) => data });
+  const app = createApp();
+  app.post(
+    "/users",
+    defineEndpoint({
+      params: { json: t.body({ name: v.string() }) },
+      call: (ep) => Echo({ got: ep.params.json ?? null }),
+    }),
+  );
+  const server = await serve(app, { port: 0 });
+  try {
+    const body = '{"name":"Ada"}';
+    const cases: [string, string[]][] = [
+      ["upper-case name", ["CONTENT-TYPE: application/json"]],
+      ["mixed-case value", ["Content-Type: Application/JSON; charset=utf-8"]],
+      ["repeated", ["Content-Type: application/json", "content-type: text/plain"]],
+      ["absent", []],
+    ];
+    for (const [name, headers] of cases) {
+      const raw = await rawHttp(
+        server.port,
+        `POST /users HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n${headers.map((h) => `${h}\r\n`).join("")}Content-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      // The same request through app.fetch, whose standard Request joins and folds headers itself.
+      const expected = await app.fetch(
+        new Request("http://a.test/users", {
+          method: "POST",
+          headers: headers.map((h) => h.split(": ") as [string, string]),
+          body,
+        }),
+      );
+      const status = Number(raw.split(" ")[1]);
+      assert.equal(status, expected.status, name);
+      assert.equal(raw.slice(raw.indexOf("\r\n\r\n") + 4), await expected.text(), name);
+    }
+  } finally {
+    await server.close();
+  }
+});
