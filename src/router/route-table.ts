@@ -29,6 +29,8 @@ interface RouteEntry<TRoute> {
   readonly order: number;
   /** For static patterns: the match per standard method, made once (`null`: no route for it). */
   readonly matches: Map<string, RouteMatch<TRoute> | null>;
+  /** Its first segment, when that is static text. */
+  readonly first: string | undefined;
 }
 
 /** A route found for a request, and its path parameters (percent-decoded, no inherited keys). */
@@ -57,7 +59,7 @@ export class RouteTable<TRoute> {
   /** Per first path segment: the dynamic routes starting with it, merged with those that start otherwise. */
   readonly #buckets = new Map<string, RouteEntry<TRoute>[]>();
   /** The dynamic routes whose first segment is not static text. */
-  readonly #generic: RouteEntry<TRoute>[] = [];
+  #generic: RouteEntry<TRoute>[] = [];
   /** Per method: the regexp joining every dynamic route it reaches (`null`: not joinable, use the loop). */
   readonly #joined = new Map<string, Alternation<Slot<TRoute>> | null>();
   readonly #byShape = new Map<string, RouteEntry<TRoute>>();
@@ -86,10 +88,11 @@ export class RouteTable<TRoute> {
         routes: new Map(),
         order: this.#byShape.size,
         matches: new Map(),
+        first: compiled.firstSegment,
       };
       this.#byShape.set(compiled.shape, entry);
       if (compiled.staticPath !== undefined) this.#static.set(compiled.staticPath, entry);
-      else this.#addDynamic(entry, compiled.firstSegment);
+      else this.#addDynamic(entry);
     }
     entry.routes.set(method, { route, pattern: compiled });
     entry.matches.clear();
@@ -151,19 +154,19 @@ export class RouteTable<TRoute> {
     return sortMethods(methods);
   }
 
-  #addDynamic(entry: RouteEntry<TRoute>, first: string | undefined): void {
+  // Each bucket is the order's own list, filtered. Insertion is the order (a route goes after the last
+  // one it does not precede, and a route ties with one whose segments are a prefix of its own), and
+  // inserting into each bucket apart could order two routes differently when a third ties with both.
+  #addDynamic(entry: RouteEntry<TRoute>): void {
     insertSorted(this.#dynamic, entry);
-    if (first === undefined) {
-      insertSorted(this.#generic, entry);
-      for (const bucket of this.#buckets.values()) insertSorted(bucket, entry);
-      return;
+    this.#generic = this.#dynamic.filter((candidate) => candidate.first === undefined);
+    if (entry.first !== undefined && !this.#buckets.has(entry.first)) this.#buckets.set(entry.first, []);
+    for (const key of this.#buckets.keys()) {
+      this.#buckets.set(
+        key,
+        this.#dynamic.filter((candidate) => candidate.first === undefined || candidate.first === key),
+      );
     }
-    let bucket = this.#buckets.get(first);
-    if (bucket === undefined) {
-      bucket = [...this.#generic];
-      this.#buckets.set(first, bucket);
-    }
-    insertSorted(bucket, entry);
   }
 
   // The joined regexp of a method's dynamic routes, made on first use (standard methods only, so that

@@ -132,3 +132,18 @@ test("precedence: static before parameter before optional before wildcard, per s
   assert.equal(table.find("GET", "/other")?.route, "/:x");
   assert.equal(table.find("GET", "/user/7")?.route, "/user/:id");
 });
+
+test("one order whichever way a route is found (joined regexp, bucket by bucket, route by route)", () => {
+  // `/:w` ties with both others (its one segment is theirs), so insertion places `/:p/new/:z`,
+  // registered after it, after it and so after `/:p/:q/:z` too, which it beats segment by segment.
+  const table = new RouteTable<string>(1000);
+  for (const pattern of ["/:p/:q/:z", "/:w", "/:p/new/:z"])
+    table.add("GET", compilePattern(pattern), pattern);
+  assert.equal(table.find("GET", "/x/new/z")?.route, "/:p/:q/:z");
+  // The same with a trailing slash (matched route by route) and with another method (ALL routes).
+  assert.equal(table.find("GET", "/x/new/z/")?.route, "/:p/:q/:z");
+  const all = new RouteTable<string>(1000);
+  for (const pattern of ["/:p/:q/:z", "/:w", "/:p/new/:z"]) all.add("*", compilePattern(pattern), pattern);
+  assert.equal(all.find("PURGE", "/x/new/z")?.route, "/:p/:q/:z");
+  assert.equal(all.find("GET", "/x/new/z")?.route, "/:p/:q/:z");
+});
