@@ -54,3 +54,13 @@ export async function rawFetch(req: Request): Promise<Response> {
   }
   return new Response("not found", { status: 404 });
 }
+
+/**
+ * The same, with what Portico adds to every response: an `X-Request-Id` of a fresh UUID v4. Measures
+ * what that header costs the runtime, beside the framework.
+ */
+export async function rawFetchWithId(req: Request): Promise<Response> {
+  const response = await rawFetch(req);
+  response.headers.set("x-request-id", crypto.randomUUID());
+  return response;
+}

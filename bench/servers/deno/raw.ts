@@ -1,5 +1,5 @@
-// The limit on Deno: Deno.serve with a hand-written handler.
-import { rawFetch } from "../raw-fetch.ts";
+// The limit on Deno: Deno.serve with a hand-written handler (REQUEST_ID=1: and a request id header).
+import { rawFetch, rawFetchWithId } from "../raw-fetch.ts";
 
 declare const Deno: {
   serve(options: object, handler: (req: Request) => Promise<Response>): unknown;
@@ -12,5 +12,5 @@ Deno.serve(
     hostname: "127.0.0.1",
     onListen: ({ port }: { port: number }) => console.log(`READY http://127.0.0.1:${port}`),
   },
-  rawFetch,
+  Deno.env.get("REQUEST_ID") === "1" ? rawFetchWithId : rawFetch,
 );
