@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { FastRequest } from "../fast-path/fast-path.ts";
+import { nodeCompressors } from "./node-compress.ts";
 
 /**
  * The request Portico gets from a Node `IncomingMessage`: method, URL and Host are read without
@@ -29,6 +30,10 @@ class IncomingRequest extends FastRequest {
 
   override peer(): string | undefined {
     return this.#incoming.socket.remoteAddress;
+  }
+
+  override compressor(encoding: "br" | "gzip" | "deflate"): (bytes: Uint8Array) => Uint8Array {
+    return nodeCompressors[encoding];
   }
 
   protected override readHeader(name: string): string | null {

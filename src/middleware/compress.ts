@@ -1,6 +1,7 @@
 import { appendVary, bytesOf } from "../app/respond.ts";
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
+import { compressorOf, FastResponse, writesParts } from "../fast-path/fast-path.ts";
 import { pickEncoding } from "../http/accept.ts";
 import { mediaTypeOf } from "../http/media-type.ts";
 
@@ -43,13 +44,20 @@ function compressWhole(bytes: Uint8Array<ArrayBuffer>, encoding: Encoding): Read
   return compressor.readable;
 }
 
+// Up to this size, a body of known bytes is compressed in one synchronous call where the server adapter
+// offers one (Node's zlib: 16 µs for 1.4 KiB against 170 through CompressionStream); about a millisecond
+// of the event loop at most. Larger bodies, and bodies of unknown size, stream through CompressionStream.
+const WHOLE_LIMIT = 64 * 1024;
+
 // Text formats gain from compression; images, archives and media are compressed already.
 const COMPRESSIBLE =
   /^(?:text\/|application\/(?:json|javascript|xml|wasm|x-www-form-urlencoded|[\w.+-]*\+(?:json|xml))$|image\/svg\+xml$)/;
 
 /**
- * Compresses response bodies with `CompressionStream` in the coding the client prefers among those
- * offered (`br` only where the runtime has it), and adds `Vary: Accept-Encoding`. Left as they are:
+ * Compresses response bodies in the coding the client prefers among those offered, and adds
+ * `Vary: Accept-Encoding`: with `CompressionStream`, or on Node with zlib for bodies of known size up
+ * to 64 KiB (which also gives `br` there; elsewhere `br` only where the runtime's `CompressionStream`
+ * has it). Left as they are:
  * HEAD bodies' work (the headers still say what GET would get), bodies of known size under the
  * threshold, types that do not compress (images, archives), `text/event-stream` (a compressor holds
  * events back), responses already encoded, partial (206) or marked `Cache-Control: no-transform`
@@ -78,7 +86,11 @@ export function compress(options: CompressOptions = {}): Middleware<unknown> {
     appendVary(headers, "Accept-Encoding");
     const length = headers.get("content-length");
     if (length !== null && Number(length) < threshold) return response;
-    const offered = encodings.filter(runtimeHas);
+    const whole = length !== null && Number(length) <= WHOLE_LIMIT;
+    const source = ctx.request.source;
+    const offered = encodings.filter(
+      (coding) => runtimeHas(coding) || (whole && compressorOf(source, coding) !== undefined),
+    );
     const encoding = pickEncoding(ctx.request.headers.get("accept-encoding"), offered) as
       | Encoding
       | undefined;
@@ -88,11 +100,22 @@ export function compress(options: CompressOptions = {}): Middleware<unknown> {
     out.delete("content-length");
     const tag = out.get("etag");
     if (tag?.startsWith('"')) out.set("etag", `W/${tag}`);
-    let body: ReadableStream<Uint8Array> | null = null;
+    let body: ReadableStream<Uint8Array> | Uint8Array | null = null;
+    const compressor = whole ? compressorOf(source, encoding) : undefined;
     if (ctx.request.method === "HEAD") response.body.cancel().catch(() => {});
     else if (length === null) {
       body = response.body.pipeThrough(new CompressionStream(FORMATS[encoding] as CompressionFormat));
-    } else body = compressWhole(bytesOf(response) ?? new Uint8Array(await response.arrayBuffer()), encoding);
+    } else {
+      const bytes = bytesOf(response) ?? new Uint8Array(await response.arrayBuffer());
+      if (compressor === undefined) body = compressWhole(bytes, encoding);
+      else {
+        body = compressor(bytes);
+        out.set("content-length", String(body.byteLength));
+      }
+    }
+    if (writesParts(source) && !(body instanceof ReadableStream)) {
+      return new FastResponse({ status: response.status, headers: out, body }) as unknown as Response;
+    }
     const init: ResponseInit & { encodeBody?: "manual" } = {
       status: response.status,
       statusText: response.statusText,
@@ -101,7 +124,7 @@ export function compress(options: CompressOptions = {}): Middleware<unknown> {
       // runtimes ignore the member.
       encodeBody: "manual",
     };
-    return new Response(body, init);
+    return new Response(body as BodyInit | null, init);
   };
   return (ctx, next) => {
     ctx.response.transform(transform);

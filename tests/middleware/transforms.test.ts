@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { request as httpRequest } from "node:http";
 import { describe, test } from "node:test";
-import { gunzipSync, inflateSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { serve } from "../../src/adapters/node.ts";
 import { compress, etag, HandlerTimeout, PreconditionFailed, timeout } from "../../src/middleware/mod.ts";
 import { createApp, defineView } from "../../src/mod.ts";
@@ -110,6 +111,10 @@ describe("compress()", () => {
     ctx.response.write(big);
   });
   app.get("/returned", () => Response.json({ big }));
+  app.get("/stream", (ctx) => {
+    ctx.response.headers.set("content-type", "text/plain; charset=utf-8");
+    ctx.response.body = new Blob([big]).stream();
+  });
   app.on("/tagged", (r) => {
     r.use(compress());
     r.use(etag());
@@ -173,6 +178,46 @@ describe("compress()", () => {
   test("rejects options it cannot honour", () => {
     assert.throws(() => compress({ encodings: ["zstd" as "gzip"] }), /unknown encoding zstd/);
     assert.throws(() => compress({ threshold: -1 }), /threshold/);
+  });
+
+  test("on Node's server: zlib in one call, so br too, with the compressed length; streams stay streamed", async () => {
+    const server = await serve(app, { port: 0 });
+    // The raw bytes as sent (fetch would decode them).
+    const raw = (path: string, encoding: string) =>
+      new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+        (resolve, reject) => {
+          const req = httpRequest(
+            `${server.url}${path.slice(1)}`,
+            { headers: { "accept-encoding": encoding, accept: "text/plain" } },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on("data", (chunk: Buffer) => chunks.push(chunk));
+              res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+            },
+          );
+          req.on("error", reject);
+          req.end();
+        },
+      );
+    try {
+      const decoders = { br: brotliDecompressSync, gzip: gunzipSync, deflate: inflateSync };
+      for (const [coding, decode] of Object.entries(decoders)) {
+        const { headers, body } = await raw("/page", coding);
+        assert.equal(headers["content-encoding"], coding);
+        assert.equal(headers["content-length"], String(body.byteLength), `${coding}: the compressed length`);
+        assert.ok(body.byteLength < big.length / 4, `${coding}: compressed`);
+        assert.equal(decode(body).toString(), big);
+      }
+      // The client's preference decides, br included.
+      assert.equal((await raw("/page", "gzip;q=0.5, br")).headers["content-encoding"], "br");
+      // A body of unknown size is still streamed through CompressionStream.
+      const streamed = await raw("/stream", "gzip");
+      assert.equal(streamed.headers["content-encoding"], "gzip");
+      assert.equal(streamed.headers["content-length"], undefined);
+      assert.equal(gunzipSync(streamed.body).toString(), big);
+    } finally {
+      await server.close();
+    }
   });
 
   test("over a real socket: the client decompresses what Node sends", async () => {
