@@ -1,7 +1,6 @@
 // Hono on Deno: hono/deno's websocket helper over Deno.upgradeWebSocket.
-import { Hono } from "hono";
 import { upgradeWebSocket } from "hono/deno";
-import type { WSContext } from "hono/ws";
+import { idleApp } from "./hono-app.ts";
 
 declare const Deno: {
   serve(
@@ -10,17 +9,6 @@ declare const Deno: {
   ): { addr: { port: number } };
 };
 
-const topic = new Set<WSContext>();
-const app = new Hono();
-app.get(
-  "/bench",
-  upgradeWebSocket(() => ({
-    onOpen: (_event, ws) => {
-      topic.add(ws);
-      ws.send("ready");
-    },
-    onClose: (_event, ws) => void topic.delete(ws),
-  })),
-);
+const app = idleApp(upgradeWebSocket);
 const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, app.fetch);
 console.log(`READY http://127.0.0.1:${server.addr.port}`);

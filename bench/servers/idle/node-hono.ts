@@ -1,21 +1,9 @@
 // Hono on Node: @hono/node-server's websocket support (ws underneath).
-import { serve, upgradeWebSocket, type WebSocketLike } from "@hono/node-server";
-import { Hono } from "hono";
-import type { WSContext } from "hono/ws";
+import { serve, upgradeWebSocket } from "@hono/node-server";
 import { WebSocketServer } from "ws";
+import { idleApp } from "./hono-app.ts";
 
-const topic = new Set<WSContext<WebSocketLike>>();
-const app = new Hono();
-app.get(
-  "/bench",
-  upgradeWebSocket(() => ({
-    onOpen: (_event, ws) => {
-      topic.add(ws);
-      ws.send("ready");
-    },
-    onClose: (_event, ws) => void topic.delete(ws),
-  })),
-);
+const app = idleApp(upgradeWebSocket);
 serve(
   {
     fetch: app.fetch,
