@@ -1,3 +1,4 @@
+import { CheckedHeaders } from "../http/field-value.ts";
 import type { View } from "../view/define-view.ts";
 import type { Context } from "./context.ts";
 
@@ -32,9 +33,9 @@ export class ResponseState {
   #body: ResponseBody = null;
   #transforms: ResponseTransform[] | undefined = undefined;
 
-  /** The response headers (created on first use). */
+  /** The response headers (created on first use; a value HTTP cannot carry is refused as it is set). */
   get headers(): Headers {
-    this.#headers ??= new Headers();
+    this.#headers ??= new CheckedHeaders();
     return this.#headers;
   }
 

@@ -5,6 +5,7 @@ import {
   createApp,
   createContext,
   defineEndpoint,
+  defineError,
   defineView,
   HttpError,
   isView,
@@ -375,4 +376,15 @@ describe("params declarations", () => {
       /Invalid source key/,
     );
   });
+});
+
+test("HttpErrors and declared errors carry no stack trace, and leave the stack limit as it was", () => {
+  const NotThere = defineError("NotThere", 404, { payload: { id: v.number() } });
+  const before = Error.stackTraceLimit;
+  for (const error of [new NotThere({ id: 1 }), new HttpError(409, "Conflict", "taken")]) {
+    assert.equal(error.stack?.includes("\n    at ") ?? false, false, String(error.stack));
+    assert.ok(error instanceof Error);
+  }
+  assert.equal(Error.stackTraceLimit, before);
+  assert.match(String(new Error("a bug").stack), /\n\s+at /);
 });
