@@ -9,7 +9,7 @@ import { type PubSubDriver, type PubSubStats, TopicHub } from "../pubsub/hub.ts"
 import { compilePattern } from "../router/compile-pattern.ts";
 import { NOT_FOUND_METHOD, newScope, Router } from "../router/create-router.ts";
 import { ANY_METHOD, RouteTable, WS_METHOD } from "../router/route-table.ts";
-import type { AppRoute, AppState, ErrorHandler, Logger, NotFoundHandler } from "./app-state.ts";
+import type { AppRoute, AppState, Logger } from "./app-state.ts";
 import { dispatch } from "./dispatch.ts";
 import { routeStep } from "./route-step.ts";
 import { peerAddress } from "./runtimes.ts";

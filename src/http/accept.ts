@@ -23,7 +23,7 @@ export function pickMediaType(accept: string | null, candidates: readonly string
       if (range.type === "*") s = 0;
       else if (range.type !== type) continue;
       else if (range.subtype === "*") s = 1;
-      else if (range.type + "/" + range.subtype === candidate) s = 2;
+      else if (`${range.type}/${range.subtype}` === candidate) s = 2;
       else continue;
       // The most specific matching range decides the candidate's quality (RFC 9110 §12.5.1).
       if (s > specificity) {

@@ -1,6 +1,6 @@
 import type * as v from "valibot";
 import { type ParamIssue, type ParamSource, paramMessage, paramsError } from "../errors/param-errors.ts";
-import { type AnySchema, type Entries, isSchema, type SourceDeclaration } from "../schema/entries.ts";
+import type { AnySchema, Entries, SourceDeclaration } from "../schema/entries.ts";
 import { castText, isCastText } from "./cast-text.ts";
 import { type FailedCasts, pathKey, toSourcePath } from "./coerce.ts";
 import { compileFastValidator, type FastValidator, UNSURE } from "./fast-validate.ts";

@@ -1,11 +1,5 @@
 import * as v from "valibot";
-import {
-  type AnySchema,
-  type Entries,
-  type InferEntries,
-  isSchema,
-  type SourceDeclaration,
-} from "../schema/entries.ts";
+import type { AnySchema, Entries, InferEntries, SourceDeclaration } from "../schema/entries.ts";
 import { castText } from "./cast-text.ts";
 import { parseIsoDate } from "./iso-date.ts";
 import { type FileOptions, getMeta, setMeta } from "./schema-meta.ts";
