@@ -30,7 +30,7 @@ interface RouteEntry<TRoute> {
 /** The dynamic routes a path whose first segment is `segment` may match, in order, and their regexps joined. */
 interface Bucket<TRoute> {
   readonly segment: string;
-  entries: RouteEntry<TRoute>[];
+  readonly entries: RouteEntry<TRoute>[];
   /** Per method (`null`: none reachable, or not joinable: the routes are tried one by one). */
   readonly joined: Map<string, Alternation<Slot<TRoute>> | null>;
 }
@@ -58,7 +58,7 @@ export class RouteTable<TRoute> {
   /** The same buckets by a number made of the segment's first character and length (see #bucketAt). */
   readonly #bucketsByKey = new Map<number, Bucket<TRoute>[]>();
   /** The dynamic routes whose first segment is not static text. */
-  #generic: Bucket<TRoute> = { segment: "", entries: [], joined: new Map() };
+  readonly #generic: Bucket<TRoute> = { segment: "", entries: [], joined: new Map() };
   readonly #byShape = new Map<string, RouteEntry<TRoute>>();
   readonly #maxParamLength: number;
 
@@ -93,6 +93,11 @@ export class RouteTable<TRoute> {
     }
     entry.routes.set(method, { route, pattern: compiled });
     entry.matches.clear();
+    // A joined regexp holds the routes a method reached when it was made.
+    if (entry.regexp !== undefined) {
+      this.#generic.joined.clear();
+      for (const bucket of this.#buckets.values()) bucket.joined.clear();
+    }
   }
 
   /**
@@ -150,26 +155,24 @@ export class RouteTable<TRoute> {
     return sortMethods(methods);
   }
 
-  // Each bucket is the order's own list, filtered. Insertion is the order (a route goes after the last
-  // one it does not precede, and a route ties with one whose segments are a prefix of its own), and
-  // inserting into each bucket apart could order two routes differently when a third ties with both.
+  // Each bucket is ordered on its own (by insertion, see insertSorted), so that routes of other first
+  // segments never change the order of a path's candidates.
   #addDynamic(entry: RouteEntry<TRoute>): void {
     insertSorted(this.#dynamic, entry);
     const first = entry.first;
-    if (first !== undefined && !this.#buckets.has(first)) {
-      const bucket: Bucket<TRoute> = { segment: first, entries: [], joined: new Map() };
+    if (first === undefined) {
+      insertSorted(this.#generic.entries, entry);
+      for (const bucket of this.#buckets.values()) insertSorted(bucket.entries, entry);
+      return;
+    }
+    let bucket = this.#buckets.get(first);
+    if (bucket === undefined) {
+      bucket = { segment: first, entries: [...this.#generic.entries], joined: new Map() };
       this.#buckets.set(first, bucket);
       const key = bucketKey(first, 0, first.length);
       this.#bucketsByKey.set(key, [...(this.#bucketsByKey.get(key) ?? []), bucket]);
     }
-    this.#generic.entries = this.#dynamic.filter((candidate) => candidate.first === undefined);
-    this.#generic.joined.clear();
-    for (const bucket of this.#buckets.values()) {
-      bucket.entries = this.#dynamic.filter(
-        (candidate) => candidate.first === undefined || candidate.first === bucket.segment,
-      );
-      bucket.joined.clear();
-    }
+    insertSorted(bucket.entries, entry);
   }
 
   // The bucket of a path whose first segment ends at `end`, found without cutting the segment out (a

@@ -173,10 +173,10 @@ test("an app answers any path with a status, never an exception", async () => {
   );
 });
 
-// The order the README documents, tried route by route: per segment static before parameter before
-// optional before wildcard, ties (a route whose segments match the other's first ones) to registration
-// order, each route placed after the last one it does not precede; HEAD falls back to GET, any method
-// to ALL.
+// The order the README documents, tried route by route: among the routes that start with the path's
+// first segment or with a parameter, per segment static before parameter before optional before
+// wildcard, ties (a route whose segments match the other's first ones) to registration order, each
+// route placed after the last one it does not precede; HEAD falls back to GET, any method to ALL.
 function referenceFind(
   routes: readonly { method: string; pattern: string }[],
   method: string,
@@ -208,9 +208,12 @@ function referenceFind(
       };
     }
   }
+  const slash = trimmed.indexOf("/", 1);
+  const first = slash < 0 ? trimmed.slice(1) : trimmed.slice(1, slash);
   const dynamic: Shape[] = [];
   for (const shape of shapes.values()) {
     if (shape.compiled.staticPath !== undefined) continue;
+    if (shape.compiled.firstSegment !== undefined && shape.compiled.firstSegment !== first) continue;
     let at = dynamic.length;
     while (at > 0 && rankOrder(dynamic[at - 1]!.compiled.rank, shape.compiled.rank) > 0) at--;
     dynamic.splice(at, 0, shape);

@@ -133,17 +133,32 @@ test("precedence: static before parameter before optional before wildcard, per s
   assert.equal(table.find("GET", "/user/7")?.route, "/user/:id");
 });
 
-test("one order whichever way a route is found (joined regexp, bucket by bucket, route by route)", () => {
-  // `/:w` ties with both others (its one segment is theirs), so insertion places `/:p/new/:z`,
-  // registered after it, after it and so after `/:p/:q/:z` too, which it beats segment by segment.
+test("routes of other first segments never change the order of a path's candidates", () => {
+  // `/a/*` ties with both others (its segments compare equal to their first ones); had it been ordered
+  // with them, `/b/*/a`, registered after it, would have gone after `/b/*/:p`, which it beats.
+  for (const patterns of [
+    ["/b/*/:p", "/b/*/a"],
+    ["/b/*/:p", "/a/*", "/b/*/a"],
+  ]) {
+    const table = new RouteTable<string>(1000);
+    for (const pattern of patterns) table.add("GET", compilePattern(pattern), pattern);
+    assert.equal(table.find("GET", "/b/x/a")?.route, "/b/*/a", patterns.join(" "));
+    // The same route by way of the loop (a trailing slash) and for HEAD.
+    assert.equal(table.find("GET", "/b/x/a/")?.route, "/b/*/a", patterns.join(" "));
+    assert.equal(table.find("HEAD", "/b/x/a")?.route, "/b/*/a", patterns.join(" "));
+  }
+});
+
+test("a route added after requests were answered is found: the joined regexps are made again", () => {
   const table = new RouteTable<string>(1000);
-  for (const pattern of ["/:p/:q/:z", "/:w", "/:p/new/:z"])
-    table.add("GET", compilePattern(pattern), pattern);
-  assert.equal(table.find("GET", "/x/new/z")?.route, "/:p/:q/:z");
-  // The same with a trailing slash (matched route by route) and with another method (ALL routes).
-  assert.equal(table.find("GET", "/x/new/z/")?.route, "/:p/:q/:z");
-  const all = new RouteTable<string>(1000);
-  for (const pattern of ["/:p/:q/:z", "/:w", "/:p/new/:z"]) all.add("*", compilePattern(pattern), pattern);
-  assert.equal(all.find("PURGE", "/x/new/z")?.route, "/:p/:q/:z");
-  assert.equal(all.find("GET", "/x/new/z")?.route, "/:p/:q/:z");
+  table.add("GET", compilePattern("/u/:id"), "get one");
+  table.add("POST", compilePattern("/u/:a/:b"), "post two");
+  table.add("GET", compilePattern("/v/:id"), "get v one");
+  assert.equal(table.find("GET", "/u/1/2"), undefined);
+  assert.equal(table.find("GET", "/v/1/2"), undefined);
+  // A method on a pattern already there, and a new pattern in a bucket already used.
+  table.add("GET", compilePattern("/u/:a/:b"), "get two");
+  assert.equal(table.find("GET", "/u/1/2")?.route, "get two");
+  table.add("GET", compilePattern("/v/:a/:b"), "get v");
+  assert.equal(table.find("GET", "/v/1/2")?.route, "get v");
 });
