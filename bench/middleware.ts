@@ -2,10 +2,8 @@
 // with each of portico/middleware's, on Node (compiled), loaded with wrk. Printed and written to
 // MIDDLEWARE.md.
 //   npx tsx bench/middleware.ts [--quick]
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { root } from "./contestants.ts";
 import { bundleNodeServer, load, type Sample, startServer } from "./measure.ts";
+import { writePage } from "./report.ts";
 import type { Scenario } from "./scenarios.ts";
 
 const quick = process.argv.includes("--quick");
@@ -64,19 +62,19 @@ for (const stack of stacks) {
 const base = rows[0]!;
 const range = (values: number[]): string =>
   values.length > 1 ? ` [${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}]` : "";
-const lines = [
-  "# Per-middleware overhead (Node, compiled)",
-  "",
-  `\`npx tsx bench/middleware.ts${quick ? " --quick" : ""}\` — ${new Date().toISOString().slice(0, 10)}, ${settings.runs} × ${settings.seconds} s per stack, wrk -t1 -c64, server and wrk pinned to one core each.`,
-  `Request: \`GET /items\` (a view, ~2 KiB of JSON) with \`Origin\`, \`Accept-Encoding: gzip\`. Medians [min–max].`,
-  "",
-  "| middleware | req/s | ÷ none | CPU µs/req | + µs/req |",
-  "|---|---:|---:|---:|---:|",
-  ...rows.map(
-    (row) =>
-      `| ${row.stack} | ${Math.round(row.rps)} | ${(row.rps / base.rps).toFixed(2)} | ${row.cpu.toFixed(1)}${range(row.samples.map((s) => s.cpuMicros))} | ${row === base ? "—" : (row.cpu - base.cpu).toFixed(1)} |`,
-  ),
-  "",
-];
-writeFileSync(join(root, "bench", quick ? "MIDDLEWARE-quick.md" : "MIDDLEWARE.md"), lines.join("\n"));
-console.log(lines.join("\n"));
+writePage(
+  quick ? "MIDDLEWARE-quick.md" : "MIDDLEWARE.md",
+  "Per-middleware overhead (Node, compiled)",
+  `npx tsx bench/middleware.ts${quick ? " --quick" : ""}`,
+  `, ${settings.runs} × ${settings.seconds} s per stack, wrk -t1 -c64, server and wrk pinned to one core each.`,
+  [
+    `Request: \`GET /items\` (a view, ~2 KiB of JSON) with \`Origin\`, \`Accept-Encoding: gzip\`. Medians [min–max].`,
+    "",
+    "| middleware | req/s | ÷ none | CPU µs/req | + µs/req |",
+    "|---|---:|---:|---:|---:|",
+    ...rows.map(
+      (row) =>
+        `| ${row.stack} | ${Math.round(row.rps)} | ${(row.rps / base.rps).toFixed(2)} | ${row.cpu.toFixed(1)}${range(row.samples.map((s) => s.cpuMicros))} | ${row === base ? "—" : (row.cpu - base.cpu).toFixed(1)} |`,
+    ),
+  ],
+);

@@ -2,11 +2,10 @@
 // NATS; a client on each; cross-instance delivery latency (p50/p99) and messages per second, with 1,
 // 100 and 10,000 topics subscribed. Writes PUBSUB.md. (Memory per idle websocket: bench/idle-sockets.ts.)
 //   npx tsx bench/pubsub.ts
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { BROKERS, freePort, stopBroker } from "../tests/pubsub/brokers.ts";
-import { root, startProcess } from "../tests/runtimes/processes.ts";
+import { startProcess } from "../tests/runtimes/processes.ts";
 import { openReady } from "./measure.ts";
+import { writePage } from "./report.ts";
 
 const entry = "bench/servers/pubsub-instance.ts";
 
@@ -68,15 +67,10 @@ for (const broker of BROKERS) {
   }
 }
 
-const table = [
-  "# Topics across instances, and idle websockets",
-  "",
-  `\`npx tsx bench/pubsub.ts\` — ${new Date().toISOString().slice(0, 10)}. Two Portico instances (Node 20, separate processes) sharing the broker, one socket on each subscribed to every topic; messages sent from A's socket to a topic, received on B's.`,
-  "",
-  "| broker | topics | p50 ms | p99 ms | messages/s | |",
-  "|---|---:|---:|---:|---:|---|",
-  ...rows,
-  "",
-];
-writeFileSync(join(root, "bench", "PUBSUB.md"), table.join("\n"));
-console.log(table.join("\n"));
+writePage(
+  "PUBSUB.md",
+  "Topics across instances",
+  "npx tsx bench/pubsub.ts",
+  ". Two Portico instances (Node 20, separate processes) sharing the broker, one socket on each subscribed to every topic; messages sent from A's socket to a topic, received on B's.",
+  ["", "| broker | topics | p50 ms | p99 ms | messages/s | |", "|---|---:|---:|---:|---:|---|", ...rows],
+);

@@ -1,6 +1,7 @@
 // Turns measurements into bench/RESULTS.md: medians with ranges, ratios to the raw runtime, targets.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import type { Contestant } from "./contestants.ts";
+import { join } from "node:path";
+import { type Contestant, root } from "./contestants.ts";
 import type { Sample } from "./measure.ts";
 import type { Scenario } from "./scenarios.ts";
 
@@ -261,4 +262,21 @@ export function writeSection(file: string, name: string, lines: readonly string[
       ? current.slice(0, start) + section + current.slice(end + close.length + 1)
       : `${current.trimEnd()}\n\n${section}`,
   );
+}
+
+/**
+ * Writes a benchmark's page, `bench/<file>`, and prints it: the title, the command that made it with
+ * the date and what follows on that line (`how`), then the rest (tables, notes).
+ */
+export function writePage(
+  file: string,
+  title: string,
+  command: string,
+  how: string,
+  rest: readonly string[],
+): void {
+  const date = new Date().toISOString().slice(0, 10);
+  const text = [`# ${title}`, "", `\`${command}\` — ${date}${how}`, ...rest, ""].join("\n");
+  writeFileSync(join(root, "bench", file), text);
+  console.log(text);
 }

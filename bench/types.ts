@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./contestants.ts";
+import { writePage } from "./report.ts";
 
 const SIZES = [25, 100, 200, 400];
 const work = join(root, "bench", ".work", "types");
@@ -204,23 +205,23 @@ const perEndpoint = (pick: (row: (typeof rows)[number]) => Figures): string => {
 };
 const cell = (f: Figures): string =>
   `${f.instantiations.toLocaleString("en")} | ${f.checkSeconds.toFixed(2)} s | ${f.memoryMiB.toFixed(0)} MiB${f.errors ? ` | **${f.errors} errors**` : ""}`;
-const table = [
-  "# Type-checking cost of the typed client",
-  "",
-  `\`npx tsx bench/types.ts\` — ${new Date().toISOString().slice(0, 10)}, TypeScript ${execFileSync(tsc, ["-v"], { encoding: "utf8" }).trim().replace("Version ", "")}, strict, skipLibCheck (libraries as installed: Portico's built .d.ts, Hono's).`,
-  "Each app: N endpoints with path, query and JSON params, a declared 404 with a payload, a declared JSON view; the client calls every route and narrows data and the error.",
-  "",
-  "| endpoints | Portico instantiations | check | memory | Hono + hc instantiations | check | memory | Portico ÷ Hono |",
-  "|---:|---:|---:|---:|---:|---:|---:|---:|",
-  ...rows.map(
-    (row) =>
-      `| ${row.size} | ${cell(row.portico)} | ${cell(row.hono)} | ${(row.portico.instantiations / row.hono.instantiations).toFixed(2)} |`,
-  ),
-  "",
-  `Growth per endpoint (instantiations, ${rows[0]!.size} → ${rows[rows.length - 1]!.size}): Portico ${perEndpoint((r) => r.portico)}, Hono ${perEndpoint((r) => r.hono)}.`,
-  `Of which the app's own declarations (app.ts alone): Portico ${perEndpoint((r) => r.porticoApp)}, Hono ${perEndpoint((r) => r.honoApp)};`,
-  `the client's share: Portico ${perEndpoint((r) => ({ ...r.portico, instantiations: r.portico.instantiations - r.porticoApp.instantiations }))}, Hono ${perEndpoint((r) => ({ ...r.hono, instantiations: r.hono.instantiations - r.honoApp.instantiations }))}.`,
-  "",
-];
-writeFileSync(join(root, "bench", "TYPES.md"), table.join("\n"));
-console.log(table.join("\n"));
+writePage(
+  "TYPES.md",
+  "Type-checking cost of the typed client",
+  "npx tsx bench/types.ts",
+  `, TypeScript ${execFileSync(tsc, ["-v"], { encoding: "utf8" }).trim().replace("Version ", "")}, strict, skipLibCheck (libraries as installed: Portico's built .d.ts, Hono's).`,
+  [
+    "Each app: N endpoints with path, query and JSON params, a declared 404 with a payload, a declared JSON view; the client calls every route and narrows data and the error.",
+    "",
+    "| endpoints | Portico instantiations | check | memory | Hono + hc instantiations | check | memory | Portico ÷ Hono |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (row) =>
+        `| ${row.size} | ${cell(row.portico)} | ${cell(row.hono)} | ${(row.portico.instantiations / row.hono.instantiations).toFixed(2)} |`,
+    ),
+    "",
+    `Growth per endpoint (instantiations, ${rows[0]!.size} → ${rows[rows.length - 1]!.size}): Portico ${perEndpoint((r) => r.portico)}, Hono ${perEndpoint((r) => r.hono)}.`,
+    `Of which the app's own declarations (app.ts alone): Portico ${perEndpoint((r) => r.porticoApp)}, Hono ${perEndpoint((r) => r.honoApp)};`,
+    `the client's share: Portico ${perEndpoint((r) => ({ ...r.portico, instantiations: r.portico.instantiations - r.porticoApp.instantiations }))}, Hono ${perEndpoint((r) => ({ ...r.hono, instantiations: r.hono.instantiations - r.honoApp.instantiations }))}.`,
+  ],
+);

@@ -2,10 +2,8 @@
 // handler, Portico buffering it as a File, and request.formData() (what Hono, h3 and Elysia use).
 // A fresh server per way; VmHWM (peak RSS) before and after. Writes UPLOAD.md.
 //   npx tsx bench/upload.ts
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { root } from "./contestants.ts";
 import { bundleNodeServer, peakRssMiB, startServer } from "./measure.ts";
+import { writePage } from "./report.ts";
 
 const SIZE = 100 * 1024 * 1024;
 const CHUNK = 64 * 1024;
@@ -68,15 +66,15 @@ for (const [way, path] of [
     await server.stop();
   }
 }
-const table = [
-  "# Peak memory taking a 100 MiB multipart upload (Node 20, compiled)",
-  "",
-  `\`npx tsx bench/upload.ts\` — ${new Date().toISOString().slice(0, 10)}; one upload per fresh server, streamed by the client in 64 KiB chunks.`,
-  "",
-  "| way | peak RSS before, MiB | peak RSS after, MiB | growth, MiB | MiB/s |",
-  "|---|---:|---:|---:|---:|",
-  ...rows,
-  "",
-];
-writeFileSync(join(root, "bench", "UPLOAD.md"), table.join("\n"));
-console.log(table.join("\n"));
+writePage(
+  "UPLOAD.md",
+  "Peak memory taking a 100 MiB multipart upload (Node 20, compiled)",
+  "npx tsx bench/upload.ts",
+  "; one upload per fresh server, streamed by the client in 64 KiB chunks.",
+  [
+    "",
+    "| way | peak RSS before, MiB | peak RSS after, MiB | growth, MiB | MiB/s |",
+    "|---|---:|---:|---:|---:|",
+    ...rows,
+  ],
+);
