@@ -41,6 +41,10 @@ export const edges: Topic = {
       ctx.response.headers.set("x-bad", "a\u0001b");
       ctx.response.write("never sent");
     });
+    app.get("/edge/header-appended", (ctx) => {
+      ctx.response.headers.append("set-cookie", "a=1\u007f");
+      ctx.response.write("never sent");
+    });
     app.on("/edge/session", (r) => {
       r.use(async (ctx, next) => {
         ctx.response.headers.append("set-cookie", `session=${ctx.request.id}; Path=/`);
@@ -77,6 +81,7 @@ export const edges: Topic = {
       name: "edges: a header value HTTP cannot carry is a 500, never a crash",
       async run(c) {
         await expectText(c, "/edge/header", 500, "500 Internal Server Error");
+        await expectText(c, "/edge/header-appended", 500, "500 Internal Server Error");
       },
     },
     {
