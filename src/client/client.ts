@@ -78,7 +78,7 @@ export function createClient<TRoutes extends RoutesShape>(options: ClientOptions
   };
   const call = async (name: string, input: Record<string, unknown> = {}): Promise<unknown> => {
     const { method, path, errors } = await operation(name);
-    const url = new URL(path((input.path ?? {}) as Record<string, unknown>).replace(/^\//, ""), base);
+    const url = under(base, path((input.path ?? {}) as Record<string, unknown>));
     if (input.query !== undefined) url.search = encodeForm(input.query, false).toString();
     const headers = new Headers(options.headers);
     for (const [header, value] of new Headers(input.headers as HeadersInit | undefined))
@@ -269,10 +269,31 @@ function encodeForm(value: unknown, files = true): URLSearchParams | FormData {
   return out;
 }
 
-// A path value, percent-encoded; a wildcard's keeps its slashes.
+// A path value, percent-encoded (`?`, `#`, `%`, `\` included); a wildcard's keeps its slashes between
+// segments. A value can only fill its own segments: an empty segment (a leading or doubled slash) or
+// a dot segment (`.`, `..`, which URLs resolve however they are encoded) is refused.
 function encodeValue(value: unknown, multiSegment: boolean): string {
   const text = scalar(value);
-  return multiSegment ? text.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(text);
+  const segments = multiSegment ? text.split("/") : [text];
+  for (const segment of segments) {
+    if (segment === "" || segment === "." || segment === "..") {
+      throw new TypeError(
+        `The path value ${JSON.stringify(text.slice(0, 100))} cannot be sent: ${
+          segment === "" ? "it has an empty segment" : "it has a dot segment"
+        }, which would change the path`,
+      );
+    }
+  }
+  return segments.map(encodeURIComponent).join("/");
+}
+
+// The route's path under the base URL, checked to be there before anything is sent.
+function under(base: URL, path: string): URL {
+  const url = new URL(path.replace(/^\//, ""), base);
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) {
+    throw new TypeError(`The path ${JSON.stringify(path.slice(0, 200))} leads outside ${base.href}`);
+  }
+  return url;
 }
 
 function scalar(value: unknown): string {

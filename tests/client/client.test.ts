@@ -143,6 +143,41 @@ describe("createClient: path values, wildcards and optional groups", () => {
     });
   }
 
+  test(`a path value only fills its own segments under baseUrl, never another host or path`, async () => {
+    for (const [base, options] of [
+      ["https://api.example/site", { routes }],
+      ["https://api.example", { spec: doc }],
+    ] as const) {
+      const sent: string[] = [];
+      const client = createClient<typeof routes>({
+        baseUrl: base,
+        headers: { authorization: "Bearer secret" },
+        fetch: (request) => {
+          sent.push(request.url);
+          return server.fetch(new Request(request.url.replace(base, "http://x"), request));
+        },
+        ...options,
+      });
+      // 0.2 sent this one, Authorization included, to https://evil.example/steal.
+      await assert.rejects(client.files({ path: { rest: "//evil.example/steal" } }), /empty segment/);
+      await assert.rejects(client.files({ path: { rest: "../admin/secret" } }), /dot segment/);
+      await assert.rejects(client.files({ path: { rest: "a/./b" } }), /dot segment/);
+      await assert.rejects(client.files({ path: { rest: "a//b" } }), /empty segment/);
+      await assert.rejects(client.hello({ path: { name: ".." } }), /dot segment/);
+      await assert.rejects(client.hello({ path: { name: "." } }), /dot segment/);
+      assert.equal(sent.length, 0);
+      // Everything else is encoded into its own segment: `?`, `#`, `%`, `\`, dots inside a name.
+      const odd = await client.hello({ path: { name: "..a?b#c%d\\e" } });
+      assert.deepEqual(odd.ok && odd.data.path, "/hello/..a%3Fb%23c%25d%5Ce");
+      const nested = await client.files({ path: { rest: "x/..y/z.." } });
+      assert.deepEqual(nested.ok && nested.data.path, "x/..y/z..");
+      assert.ok(
+        sent.every((url) => url.startsWith(`${base}/`)),
+        sent.join(" "),
+      );
+    }
+  });
+
   test("the document gives an optional group one path per form, with unique operationIds", () => {
     assert.equal((doc.paths["/items/{id}.{format}"]!.get as { operationId: string }).operationId, "item");
     const plain = doc.paths["/items/{id}"]!.get as { operationId: string; parameters: { schema: object }[] };
