@@ -23,6 +23,12 @@ export interface CompiledSource {
   readonly copiesJson: boolean;
   /** The compiled validator for the common case (valibot runs when it is unsure, or absent). */
   readonly fast: FastValidator | undefined;
+  /**
+   * Gives the validated output an own `undefined` for each absent declared field spelled like a
+   * member of `Object.prototype` (validators build plain objects, where it would read the inherited
+   * function); `undefined` when no field is spelled so.
+   */
+  readonly shadow: ((output: unknown) => void) | undefined;
 }
 
 /** Prepares a source declaration (entries, an object schema, or `t.body(…)`). */
@@ -44,6 +50,7 @@ export function compileSource(source: ParamSource, declaration: unknown): Compil
     preserveBody: body?.preserveBody === true,
     copiesJson: needsCopy(plan),
     fast: compileFastValidator(schema),
+    shadow: shadowOf(plan),
   };
 }
 
@@ -57,6 +64,26 @@ function needsCopy(plan: Plan): boolean {
   );
 }
 
+function shadowOf(plan: Plan): ((output: unknown) => void) | undefined {
+  if (plan.kind === "array") {
+    const item = shadowOf(plan.item);
+    return item && ((output) => Array.isArray(output) && output.forEach(item));
+  }
+  if (plan.kind !== "group") return undefined;
+  const inherited = plan.fields.filter(({ field }) => INHERITED.has(field)).map(({ field }) => field);
+  const nested = plan.fields.flatMap(({ field, plan: child }) => {
+    const shadow = shadowOf(child);
+    return shadow === undefined ? [] : [{ field, shadow }];
+  });
+  if (inherited.length === 0 && nested.length === 0) return undefined;
+  return (output) => {
+    if (typeof output !== "object" || output === null || !Object.isExtensible(output)) return;
+    const record = output as Record<string, unknown>;
+    for (const field of inherited) if (!Object.hasOwn(record, field)) record[field] = undefined;
+    for (const { field, shadow } of nested) if (Object.hasOwn(record, field)) shadow(record[field]);
+  };
+}
+
 /**
  * Validates a source's (cast) input against its schema; returns the output or throws the source's
  * parameter error with every issue.
@@ -68,14 +95,20 @@ export function validateSource(
 ): unknown {
   if (compiled.fast !== undefined) {
     const output = compiled.fast(input);
-    if (output !== UNSURE) return output;
+    if (output !== UNSURE) {
+      compiled.shadow?.(output);
+      return output;
+    }
   }
   config.issues = 0;
   const dataset = compiled.schema["~run"](
     { value: input },
     config as unknown as v.Config<v.BaseIssue<unknown>>,
   );
-  if (dataset.issues === undefined) return dataset.value;
+  if (dataset.issues === undefined) {
+    compiled.shadow?.(dataset.value);
+    return dataset.value;
+  }
   const stopped = config.issues >= MAX_ISSUES;
   const issues: ParamIssue[] = [];
   const seen = new Set<string>();

@@ -388,3 +388,56 @@ test("HttpErrors and declared errors carry no stack trace, and leave the stack l
   assert.equal(Error.stackTraceLimit, before);
   assert.match(String(new Error("a bug").stack), /\n\s+at /);
 });
+
+describe("params named like Object.prototype members, and t.key aliases", () => {
+  const Inspect = defineEndpoint({
+    params: {
+      query: { toString: v.optional(v.string()), valueOf: v.optional(t.int32()), ok: v.optional(v.string()) },
+      form: { hasOwnProperty: v.optional(v.string()), other: v.optional(v.string()) },
+      json: {
+        isPrototypeOf: v.optional(v.string()),
+        jsonParam: t.key("json_param", v.optional(v.number())),
+        inner: v.optional(v.object({ propertyIsEnumerable: v.optional(v.string()) })),
+      },
+    },
+    call: (ep) =>
+      Response.json({
+        query: [typeof ep.params.query.toString, typeof ep.params.query.valueOf],
+        form: typeof ep.params.form?.hasOwnProperty,
+        json: typeof ep.params.json?.isPrototypeOf,
+        inner: typeof ep.params.json?.inner?.propertyIsEnumerable,
+        jsonParam: ep.params.json?.jsonParam ?? null,
+      }),
+  });
+  const app = createApp();
+  app.post("/json", Inspect);
+  app.put("/form", Inspect);
+
+  test("an absent optional param is undefined, whatever its name, in query, form and JSON", async () => {
+    const json = await app.request("/json?ok=1", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ inner: {} }),
+    });
+    assert.deepEqual(await json.json(), {
+      query: ["undefined", "undefined"],
+      form: "undefined",
+      json: "undefined",
+      inner: "undefined",
+      jsonParam: null,
+    });
+    const form = await app.request("/form", { method: "PUT", body: new URLSearchParams({ other: "x" }) });
+    assert.equal(((await form.json()) as { form: string }).form, "undefined");
+  });
+
+  test("a t.key field is read from its key only, never from the field's own name", async () => {
+    const send = (body: object) =>
+      app.request("/json", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    assert.equal(((await (await send({ json_param: 6 })).json()) as { jsonParam: number }).jsonParam, 6);
+    assert.equal(((await (await send({ jsonParam: 5 })).json()) as { jsonParam: null }).jsonParam, null);
+  });
+});
