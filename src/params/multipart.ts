@@ -1,6 +1,6 @@
 import { HttpError, payloadTooLargeError } from "../errors/http-error.ts";
 import { bodyError, type ParamsError, paramMessage, paramsError } from "../errors/param-errors.ts";
-import { concat } from "./read-body.ts";
+import { ByteBuffer } from "../http/byte-buffer.ts";
 
 // A streaming `multipart/form-data` reader (RFC 7578 over RFC 2046). Every limit is enforced as the
 // bytes arrive: a part's headers (size and count), each field's size, each file's size and type, the
@@ -58,6 +58,8 @@ const LF = 10;
 const DASH = 45;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
+// Whitespace allowed after a boundary (RFC 2046's transport padding; senders write none or a few).
+const MAX_PADDING = 1024;
 const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
 
 /** The boundary of a `multipart/form-data` Content-Type, or a 400 that says what is wrong. */
@@ -145,8 +147,9 @@ class Parser {
   #buffer: Uint8Array;
   #head: PartHead | undefined;
   #plan: PartPlan | undefined;
-  #chunks: Uint8Array<ArrayBuffer>[] = [];
+  #content = new ByteBuffer();
   #size = 0;
+  #padding = 0;
   #fields = 0;
   #files = 0;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
@@ -213,9 +216,15 @@ class Parser {
         return found + this.#delimiter.byteLength;
       }
       case "after-boundary": {
+        // Transport padding (spaces, tabs) may follow a boundary: consumed as it comes, so that it is
+        // neither kept nor scanned again, and bounded.
         let i = at;
         while (i < data.byteLength && (data[i] === 32 || data[i] === 9)) i++;
-        if (data.byteLength - i < 2) return -(at + 1);
+        this.#padding += i - at;
+        if (this.#padding > MAX_PADDING)
+          throw bodyError("form", "Form body has too much padding after a multipart boundary");
+        if (data.byteLength - i < 2) return -(i + 1);
+        this.#padding = 0;
         if (data[i] === DASH && data[i + 1] === DASH) {
           this.#state = "done";
           return i + 2;
@@ -243,10 +252,10 @@ class Parser {
         if (found < 0) {
           // Keep what could be the start of a delimiter split across chunks.
           const keep = Math.max(at, data.byteLength - this.#delimiter.byteLength + 1);
-          if (keep > at) this.#content(data.subarray(at, keep));
+          if (keep > at) this.#received(data.subarray(at, keep));
           return -(keep + 1);
         }
-        if (found > at) this.#content(data.subarray(at, found));
+        if (found > at) this.#received(data.subarray(at, found));
         this.#endPart();
         this.#state = "after-boundary";
         return found + this.#delimiter.byteLength;
@@ -298,11 +307,11 @@ class Parser {
     }
     this.#head = head;
     this.#plan = plan;
-    this.#chunks = [];
+    this.#content.clear();
     this.#size = 0;
   }
 
-  #content(bytes: Uint8Array): void {
+  #received(bytes: Uint8Array): void {
     const plan = this.#plan!;
     this.#size += bytes.byteLength;
     const limit = plan.kind === "file" ? plan.maxSize : this.#limits.fieldSize;
@@ -315,7 +324,7 @@ class Parser {
       throw error;
     }
     if (this.#stream) this.#stream.enqueue(bytes.slice());
-    else this.#chunks.push(bytes.slice());
+    else this.#content.push(bytes);
   }
 
   #endPart(): void {
@@ -324,17 +333,22 @@ class Parser {
       this.#stream.close();
       this.#stream = undefined;
     } else if (this.#plan!.kind === "file") {
-      this.#sink.file(head, new File(this.#chunks, head.filename ?? "", { type: head.type }));
+      this.#sink.file(
+        head,
+        new File([this.#content.bytes() as Uint8Array<ArrayBuffer>], head.filename ?? "", {
+          type: head.type,
+        }),
+      );
     } else {
       let value: string;
       try {
-        value = decoder.decode(concat(this.#chunks, this.#size));
+        value = decoder.decode(this.#content.bytes());
       } catch {
         throw fieldError(head.name, "is not valid UTF-8");
       }
       this.#sink.field(head, value);
     }
-    this.#chunks = [];
+    this.#content.clear();
   }
 
   /** A streamed file has started: its stream reads the rest of the body through this parser. */

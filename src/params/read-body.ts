@@ -2,6 +2,7 @@ import type { Context } from "../context/context.ts";
 import { badRequestError, isHttpError, payloadTooLargeError } from "../errors/http-error.ts";
 import { bodyError, type ParamSource } from "../errors/param-errors.ts";
 import { FastRequest } from "../fast-path/fast-path.ts";
+import { ByteBuffer } from "../http/byte-buffer.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -76,19 +77,17 @@ async function readWithin(ctx: Context, limit: number, preserve: boolean): Promi
   const stream = request.body;
   if (stream === null) return new Uint8Array(0);
   const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+  const received = new ByteBuffer();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
+    if (received.length + value.byteLength > limit) {
       reader.cancel().catch(() => {});
       throw payloadTooLargeError(limit);
     }
-    chunks.push(value);
+    received.push(value);
   }
-  return chunks.length === 1 ? chunks[0]! : concat(chunks, total);
+  return received.bytes();
 }
 
 function decode(bytes: Uint8Array, source: ParamSource): string {
@@ -97,15 +96,4 @@ function decode(bytes: Uint8Array, source: ParamSource): string {
   } catch {
     throw bodyError(source, "Request body is not valid UTF-8");
   }
-}
-
-/** The chunks, copied into one array of `total` bytes. */
-export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
