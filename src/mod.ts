@@ -10,9 +10,8 @@
  * @module
  */
 
-export type { BunWebSocket, BunWebSocketHandlers } from "./adapters/bun-upgrade.ts";
 export type { ErrorHandler, Logger, NotFoundHandler } from "./app/app-state.ts";
-export { App, type AppOptions, createApp, type RouteInfo, type TrustProxyOptions } from "./app/create-app.ts";
+export { App, type AppOptions, type RouteInfo, type TrustProxyOptions } from "./app/create-app.ts";
 export {
   type Context,
   type CreateContextOptions,
@@ -36,6 +35,7 @@ export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
 export type { ResponseBody, ResponseState, ResponseTransform } from "./context/response-state.ts";
 export type { PublishOptions, Socket, SocketMessage, SocketReadyState } from "./context/socket.ts";
+export { createApp } from "./create-app.ts";
 export {
   type CallResult,
   type DeclaredView,
@@ -75,7 +75,7 @@ export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
 export type { FileOptions } from "./params/schema-meta.ts";
 export { type BodyOptions, type BodySpec, type StreamedFile, t } from "./params/t.ts";
-export type { PubSubDriver, PubSubStats, TopicMessage } from "./pubsub/hub.ts";
+export type { PubSubDriver, PubSubStats } from "./pubsub/hub.ts";
 export {
   createRouter,
   type Method,
@@ -86,6 +86,18 @@ export {
   type ScopeNotFoundHandler,
 } from "./router/create-router.ts";
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
+export {
+  type Coding,
+  type Compressor,
+  type NativeTopics,
+  type OpenSocket,
+  type Runtime,
+  type SocketSink,
+  type SocketTransport,
+  type TopicMessage,
+  type UpgradeOptions,
+  type UpgradeShim,
+} from "./runtime/runtime.ts";
 export type {
   AnySchema,
   Entries,
@@ -112,6 +124,7 @@ export {
   type ViewConstructor,
   type ViewRenderers,
 } from "./view/define-view.ts";
+export type { BunWebSocket, BunWebSocketHandlers } from "./ws/bun-handlers.ts";
 export {
   type Channel,
   type ChannelDefinition,

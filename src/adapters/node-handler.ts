@@ -1,11 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { toRequest } from "./node-request.ts";
+import { fetchOn } from "../app/create-app.ts";
+import type { RuntimeFetch } from "../runtime/runtime.ts";
+import { nodeRuntime, toRequest } from "./node-request.ts";
 import { answerError, writeResponse } from "./node-response.ts";
 
 /** Anything with a Fetch-API `fetch` — a Portico app. */
 export interface FetchApp {
   /** Answers a request. */
   fetch(request: Request, env?: undefined, executionContext?: undefined): Promise<Response> | Response;
+
   /** The header the app sends the request id in (the adapter's own answers carry it too). */
   readonly requestIdHeader?: string;
   /** Where the adapter reports what it could not send (a Portico app's logger). */
@@ -39,7 +42,7 @@ export function handle(
 ): void {
   let result: Promise<Response> | Response;
   try {
-    result = app.fetch(toRequest(incoming, res, listening));
+    result = nodeFetch(app)(toRequest(incoming, res, listening));
   } catch (error) {
     fail(app, res, error);
     return;
@@ -50,6 +53,18 @@ export function handle(
       (response) => writeResponse(response, res, app),
       (error: unknown) => fail(app, res, error),
     );
+}
+
+const fetches = new WeakMap<FetchApp, RuntimeFetch>();
+
+/** The app's `fetch` for requests this adapter serves: a Portico app's is told the Node runtime. */
+export function nodeFetch(app: FetchApp): RuntimeFetch {
+  let fetch = fetches.get(app);
+  if (fetch === undefined) {
+    fetch = fetchOn(app, nodeRuntime) ?? ((request) => app.fetch(request));
+    fetches.set(app, fetch);
+  }
+  return fetch;
 }
 
 // app.fetch never throws nor rejects for a Portico app; another FetchApp might.

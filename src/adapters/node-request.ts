@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { FastRequest } from "../fast-path/fast-path.ts";
+import { ByteBuffer } from "../http/byte-buffer.ts";
+import type { Runtime, UpgradeShim } from "../runtime/runtime.ts";
 import { nodeCompressors } from "./node-compress.ts";
 
 /**
@@ -12,28 +14,48 @@ export function toRequest(
   incoming: IncomingMessage,
   res: ServerResponse | undefined,
   listening: string,
+  shim?: UpgradeShim,
 ): Request {
-  return new IncomingRequest(incoming, res, listening) as unknown as Request;
+  return new IncomingRequest(incoming, res, listening, shim) as unknown as Request;
 }
 
+/** What the Node adapter can do for the requests it made (`toRequest`). */
+export const nodeRuntime: Runtime = {
+  name: "Node",
+  releasesRequest: false,
+  peer: (request) => (request instanceof IncomingRequest ? request.peer : undefined),
+  upgrade: (request) => (request instanceof IncomingRequest ? request.shim : undefined),
+  keepOpen: () => {},
+  compressor: (coding) => nodeCompressors[coding],
+  resumed: () => false,
+};
+
 class IncomingRequest extends FastRequest {
+  /**
+   * The peer's address, read as the request arrives: once Node destroys the socket (a body over the
+   * limit, a client gone) it is lost. Node keeps it per connection, so requests after the first on a
+   * kept-alive connection read a cached value.
+   */
+  readonly peer: string | undefined;
+  /** How the server accepts this request's websocket upgrade (only on an `upgrade` event). */
+  readonly shim: UpgradeShim | undefined;
   readonly #incoming: IncomingMessage;
   readonly #res: ServerResponse | undefined;
 
-  constructor(incoming: IncomingMessage, res: ServerResponse | undefined, listening: string) {
+  constructor(
+    incoming: IncomingMessage,
+    res: ServerResponse | undefined,
+    listening: string,
+    shim: UpgradeShim | undefined,
+  ) {
     const host = rawHeader(incoming.rawHeaders, "host");
-    const scheme = (incoming.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+    const socket = incoming.socket;
+    const scheme = (socket as { encrypted?: boolean }).encrypted ? "https" : "http";
     super(incoming.method ?? "GET", urlOf(scheme, host ?? listening, incoming.url ?? "/"), host);
+    this.peer = socket.remoteAddress;
+    this.shim = shim;
     this.#incoming = incoming;
     this.#res = res;
-  }
-
-  override peer(): string | undefined {
-    return this.#incoming.socket.remoteAddress;
-  }
-
-  override compressor(encoding: "br" | "gzip" | "deflate"): (bytes: Uint8Array) => Uint8Array {
-    return nodeCompressors[encoding];
   }
 
   protected override readHeader(name: string): string | null {
@@ -71,12 +93,10 @@ class IncomingRequest extends FastRequest {
     // Over the limit, the body is not read any further: the 413 closes the connection.
     if (Number(rawHeader(incoming.rawHeaders, "content-length")) > limit) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let total = 0;
+      const received = new ByteBuffer();
       const onData = (chunk: Buffer): void => {
-        total += chunk.length;
-        if (total <= limit) {
-          chunks.push(chunk);
+        if (received.length + chunk.length <= limit) {
+          received.push(chunk);
           return;
         }
         incoming.off("data", onData);
@@ -84,7 +104,7 @@ class IncomingRequest extends FastRequest {
         resolve(undefined);
       };
       incoming.on("data", onData);
-      incoming.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)));
+      incoming.once("end", () => resolve(received.bytes()));
       incoming.once("error", reject);
     });
   }

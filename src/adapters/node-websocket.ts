@@ -1,9 +1,8 @@
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
-import { attachUpgradeShim, type UpgradeShim } from "../ws/shims.ts";
-import type { SocketTransport } from "../ws/socket-controller.ts";
-import type { FetchApp } from "./node-handler.ts";
+import type { SocketTransport, UpgradeShim } from "../runtime/runtime.ts";
+import { type FetchApp, nodeFetch } from "./node-handler.ts";
 import { toRequest } from "./node-request.ts";
 import { toNodeHeaders } from "./node-response.ts";
 
@@ -16,7 +15,6 @@ export class NodeUpgrades {
 
   /** Handles a server's `upgrade` event. */
   handle(app: FetchApp, incoming: IncomingMessage, socket: Duplex, head: Buffer, listening: string): void {
-    const request = toRequest(incoming, undefined, listening);
     const shim: UpgradeShim = (_request, open, options) => {
       (incoming as { [chosenProtocol]?: string | undefined })[chosenProtocol] = options.protocol;
       this.#server(options.maxMessageSize).handleUpgrade(incoming, socket, head, (ws) => {
@@ -38,8 +36,8 @@ export class NodeUpgrades {
       });
       return undefined;
     };
-    attachUpgradeShim(request, shim);
-    Promise.resolve(app.fetch(request))
+    const request = toRequest(incoming, undefined, listening, shim);
+    Promise.resolve(nodeFetch(app)(request))
       .then((response) => (response.status === 101 ? undefined : writeRefusal(socket, response)))
       .catch(() => refuse(socket, 500));
   }

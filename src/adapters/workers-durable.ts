@@ -1,12 +1,13 @@
 // Channels hosted by a Durable Object, with the hibernation API: the sockets of one room live in one
 // object (which may write to all of them, where a Worker may write only to its own request's), and an
 // idle room is evicted from memory while its sockets stay connected.
+
+import { fetchOn } from "../app/create-app.ts";
 import type { Context } from "../context/context.ts";
 import type { BlockHandler } from "../context/handler.ts";
-import { attachUpgradeShim } from "../ws/shims.ts";
-import type { SocketController, SocketTransport } from "../ws/socket-controller.ts";
-import { markResumed } from "../ws/upgrade.ts";
+import type { RuntimeFetch, SocketSink, SocketTransport, UpgradeShim } from "../runtime/runtime.ts";
 import { standardTransport } from "../ws/whatwg-transport.ts";
+import { workersRuntime } from "./workers-runtime.ts";
 
 /** A hibernatable websocket, as a Durable Object sees it. */
 export interface HibernatableWebSocket {
@@ -38,10 +39,18 @@ export interface DurableObjectNamespace {
   get(id: unknown): { fetch(request: Request): Promise<Response> };
 }
 
-/** What a channel host needs of the app it runs: its `fetch`. */
+/** What a channel host needs of the app it runs (a Portico app, `createApp()`). */
 export interface HostedApp<TEnv> {
   /** Answers a request with the object's bindings. */
   fetch(request: Request, env?: TEnv): Response | Promise<Response>;
+}
+
+// The object's requests are served by workerd, with the object's own way to accept their sockets
+// (hibernatable) and, for the replay of a woken socket, `resumed`.
+function hostedFetch<TEnv>(app: HostedApp<TEnv>, shim: UpgradeShim, resumed: boolean): RuntimeFetch {
+  const fetch = fetchOn(app, { ...workersRuntime, upgrade: () => shim, resumed: () => resumed });
+  if (fetch === undefined) throw new TypeError("channelHost() hosts a Portico app (createApp())");
+  return fetch;
 }
 
 /** A Durable Object class hosting an app's websocket routes. */
@@ -87,7 +96,7 @@ export function channelHost<TEnv>(app: HostedApp<TEnv>): ChannelHostClass<TEnv> 
   return class ChannelHost {
     readonly #state: DurableObjectState;
     readonly #env: TEnv;
-    readonly #controllers = new Map<HibernatableWebSocket, SocketController | Promise<SocketController>>();
+    readonly #controllers = new Map<HibernatableWebSocket, SocketSink | Promise<SocketSink>>();
 
     constructor(state: DurableObjectState, env: TEnv) {
       this.#state = state;
@@ -97,7 +106,7 @@ export function channelHost<TEnv>(app: HostedApp<TEnv>): ChannelHostClass<TEnv> 
     }
 
     async fetch(request: Request): Promise<Response> {
-      attachUpgradeShim(request, (upgrade, open, options) => {
+      const shim: UpgradeShim = (upgrade, open, options) => {
         const WebSocketPair = (globalThis as { WebSocketPair?: Pair }).WebSocketPair!;
         const pair = new WebSocketPair();
         const server = pair[1];
@@ -108,8 +117,8 @@ export function channelHost<TEnv>(app: HostedApp<TEnv>): ChannelHostClass<TEnv> 
         const init: ResponseInit & { webSocket: unknown } = { status: 101, webSocket: pair[0] };
         if (options.protocol !== undefined) init.headers = { "sec-websocket-protocol": options.protocol };
         return new Response(null, init);
-      });
-      return app.fetch(request, this.#env);
+      };
+      return hostedFetch(app, shim, false)(request, this.#env);
     }
 
     async webSocketMessage(socket: HibernatableWebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -132,22 +141,21 @@ export function channelHost<TEnv>(app: HostedApp<TEnv>): ChannelHostClass<TEnv> 
       this.#controllers.delete(socket);
     }
 
-    #controller(socket: HibernatableWebSocket): SocketController | Promise<SocketController> {
+    #controller(socket: HibernatableWebSocket): SocketSink | Promise<SocketSink> {
       return this.#controllers.get(socket) ?? this.#resume(socket);
     }
 
     // Replays the socket's upgrade request through the app, marked as resumed, over the same socket.
-    #resume(socket: HibernatableWebSocket): Promise<SocketController> {
+    #resume(socket: HibernatableWebSocket): Promise<SocketSink> {
       const attachment = socket.deserializeAttachment() as Attachment;
       const request = new Request(attachment.url, { headers: attachment.headers });
-      markResumed(request);
-      let controller: SocketController | undefined;
-      attachUpgradeShim(request, (_request, open) => {
+      let controller: SocketSink | undefined;
+      const shim: UpgradeShim = (_request, open) => {
         controller = open(transport(socket));
         for (const topic of attachment.topics) controller.subscribe(topic);
         return new Response(null, { status: 204 });
-      });
-      const resumed = Promise.resolve(app.fetch(request, this.#env)).then(() => {
+      };
+      const resumed = Promise.resolve(hostedFetch(app, shim, true)(request, this.#env)).then(() => {
         if (controller === undefined)
           throw new Error(`The route of ${attachment.url} no longer accepts the socket`);
         return controller;

@@ -1,4 +1,3 @@
-import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../adapters/bun-upgrade.ts";
 import type { Context, ExecutionContext, RegisteredEnv } from "../context/context.ts";
 import type { Handler, Middleware, WsHandler } from "../context/handler.ts";
 import { type Limits, resolveLimits } from "../context/limits.ts";
@@ -9,10 +8,11 @@ import { type PubSubDriver, type PubSubStats, TopicHub } from "../pubsub/hub.ts"
 import { compilePattern } from "../router/compile-pattern.ts";
 import { NOT_FOUND_METHOD, newScope, Router } from "../router/create-router.ts";
 import { ANY_METHOD, RouteTable, WS_METHOD } from "../router/route-table.ts";
+import { NO_RUNTIME, type Runtime, type RuntimeFetch } from "../runtime/runtime.ts";
+import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/bun-handlers.ts";
 import type { AppRoute, AppState, Logger } from "./app-state.ts";
 import { dispatch } from "./dispatch.ts";
 import { routeStep } from "./route-step.ts";
-import { peerAddress } from "./runtimes.ts";
 import { asterisk, unmatched } from "./unmatched.ts";
 
 /** A registered route, as `app.routes()` lists it. */
@@ -50,6 +50,12 @@ export interface AppOptions {
    * reach the sockets of this instance only.
    */
   readonly pubsub?: PubSubDriver | undefined;
+  /**
+   * What the runtime that calls `app.fetch` can do (peer address, websocket upgrades). `createApp`
+   * sets the one it runs on (Bun, Deno, workerd), and server adapters (`portico/node`) pass their own;
+   * set it only for a host Portico does not know.
+   */
+  readonly runtime?: Runtime;
 }
 
 /** Options of `trustProxy` in {@link AppOptions}. */
@@ -62,14 +68,28 @@ export interface TrustProxyOptions {
 
 function addressLookup(options: TrustProxyOptions | undefined): AddressLookup {
   if (options === undefined) {
-    return (request, env) => clientAddress(peerAddress(request, env), request, undefined, "x-forwarded-for");
+    return (request, peer) => clientAddress(peer, request, undefined, "x-forwarded-for");
   }
   const trusted = addressMatcher(options.addresses);
   const header: ProxyHeader = options.header ?? "x-forwarded-for";
   if (header !== "x-forwarded-for" && header !== "forwarded") {
     throw new TypeError(`trustProxy.header must be "x-forwarded-for" or "forwarded", got ${String(header)}`);
   }
-  return (request, env) => clientAddress(peerAddress(request, env), request, trusted, header);
+  return (request, peer) => clientAddress(peer, request, trusted, header);
+}
+
+// Each app's state, for `fetchOn`.
+const states = new WeakMap<object, AppState>();
+
+/**
+ * A Portico app's `fetch` for requests a given runtime serves (a server adapter calls it once, with
+ * its own runtime), or `undefined` for any other object.
+ */
+export function fetchOn(app: object, runtime: Runtime): RuntimeFetch | undefined {
+  const state = states.get(app);
+  if (state === undefined) return undefined;
+  return (request, env, executionContext) =>
+    dispatch(state, request, env, executionContext as ExecutionContext | undefined, runtime);
 }
 
 const consoleLogger: Logger = {
@@ -102,7 +122,10 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   /** Where the app reports failures; adapters report theirs there too. */
   readonly logger: Logger;
 
-  /** Makes an app; `createApp(options)` does the same. */
+  /**
+   * Makes an app for `options.runtime` (none by default: use `createApp(options)`, which finds the
+   * runtime it runs on).
+   */
   constructor(options: AppOptions = {}) {
     const limits = resolveLimits(options.limits);
     const table = new RouteTable<AppRoute>(limits.pathParamLength);
@@ -159,7 +182,9 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
     this.websocket = bunWebSocketHandlers(limits.wsMessageSize);
     this.requestIdHeader = state.idHeader;
     this.logger = state.logger;
-    this.fetch = (request, env, executionContext) => dispatch(state, request, env, executionContext);
+    const runtime = options.runtime ?? NO_RUNTIME;
+    states.set(this, state);
+    this.fetch = (request, env, executionContext) => dispatch(state, request, env, executionContext, runtime);
   }
 
   /**
@@ -209,16 +234,4 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
           : new Request(input, init);
     return Promise.resolve(this.fetch(request, env));
   }
-}
-
-/**
- * Creates an app.
- *
- * @example
- * const app = createApp();
- * app.get("/", (ctx) => { ctx.response.write("Hello"); });
- * export default app;
- */
-export function createApp<TEnv = RegisteredEnv>(options?: AppOptions): App<TEnv> {
-  return new App<TEnv>(options);
 }

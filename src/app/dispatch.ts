@@ -6,6 +6,7 @@ import { badRequestError } from "../errors/http-error.ts";
 import { hostOf } from "../fast-path/fast-path.ts";
 import { checkTarget, type RequestTarget } from "../http/request-target.ts";
 import { WS_METHOD } from "../router/route-table.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { isUpgradeRequest } from "../ws/upgrade.ts";
 import type { AppRoute, AppState, NamespaceNotFound } from "./app-state.ts";
 import { renderDefault } from "./rescue.ts";
@@ -27,22 +28,35 @@ export function dispatch(
   request: Request,
   env: unknown,
   executionContext: ExecutionContext | undefined,
+  runtime: Runtime,
 ): Response | Promise<Response> {
   const target = checkTarget(request.url, hostOf(request), request.method);
   const id = state.trustIncomingId ? requestIdFor(request.headers, true, state.idHeader) : randomUUID();
-  if (typeof target === "string") return refuse(state, request, id, target, env, executionContext);
+  if (typeof target === "string") return refuse(state, request, id, target, env, executionContext, runtime);
   const ctx = new Context(
-    new RequestInfo(request, target, id, NO_PARAMS, state.clientAddress, env),
+    new RequestInfo(request, target, id, NO_PARAMS, state.clientAddress, runtime, env),
     env,
     executionContext,
     state.limits,
+    runtime,
   );
   const route = target.asterisk ? state.asterisk : findRoute(state, ctx);
   const pending = runChain(state, ctx, route.scopes, route.run);
   const scopes = route.scopes;
-  return pending === undefined
-    ? respond(state, ctx, scopes)
-    : pending.then(() => respond(state, ctx, scopes));
+  if (pending !== undefined) return pending.then(() => handOver(ctx, respond(state, ctx, scopes)));
+  return handOver(ctx, respond(state, ctx, scopes));
+}
+
+// The response goes to the runtime: a body made whole ends the request (a later abort of the runtime's
+// signal is not the client leaving); a streamed one keeps it going, so what the request said is kept
+// where the runtime would close it (Deno).
+function handOver(ctx: Context, response: Response | Promise<Response>): Response | Promise<Response> {
+  if (response instanceof Promise) return response.then((made) => handOver(ctx, made) as Response);
+  const state = ctx.response;
+  const body = state.raw !== undefined ? state.raw.body : state.body;
+  if (!(body instanceof ReadableStream)) ctx.answered();
+  else if (ctx.runtime.releasesRequest) ctx.request.settle();
+  return response;
 }
 
 const NO_PARAMS = Object.freeze(dictionary<string>());
@@ -102,9 +116,10 @@ function refuse(
   reason: string,
   env: unknown,
   executionContext: ExecutionContext | undefined,
+  runtime: Runtime,
 ): Response {
-  const info = new RequestInfo(request, INVALID_TARGET, id, NO_PARAMS, state.clientAddress, env);
-  const ctx = new Context(info, env, executionContext, state.limits);
+  const info = new RequestInfo(request, INVALID_TARGET, id, NO_PARAMS, state.clientAddress, runtime, env);
+  const ctx = new Context(info, env, executionContext, state.limits, runtime);
   ctx.response.headers.set("connection", "close");
   renderDefault(state, ctx, badRequestError(reason));
   return respond(state, ctx, [state.root]) as Response;

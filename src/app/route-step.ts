@@ -14,7 +14,6 @@ import { isView } from "../view/define-view.ts";
 import { upgrade } from "../ws/upgrade.ts";
 import type { AppState } from "./app-state.ts";
 import type { Terminal } from "./run-chain.ts";
-import { upgradeShimFor } from "./runtimes.ts";
 
 /**
  * The step that runs a route's handler, made once at registration: an endpoint's steps, a block, or a
@@ -32,7 +31,7 @@ export function routeStep(
     checkPathKeys(handler[pathKeysKey], names, method, pattern);
   if (isConnectable(handler) || method === "WS") {
     const ws = handler as WsHandler<never>;
-    return (ctx) => upgrade(ctx, ws, upgradeShimFor(ctx.request.source, ctx.env), state.logger, state.hub);
+    return (ctx) => upgrade(ctx, ws, state.logger, state.hub);
   }
   if (!isRunnable(handler)) return handler as Terminal;
   const runWithHooks = withNamespaceCallbacks(handler, scopes);

@@ -1,5 +1,6 @@
 import { hostOf } from "../fast-path/fast-path.ts";
 import { checkTarget } from "../http/request-target.ts";
+import { NO_RUNTIME, type Runtime } from "../runtime/runtime.ts";
 import { dictionary } from "./dictionary.ts";
 import { defaultLimits, type Limits } from "./limits.ts";
 import { randomUUID } from "./request-id.ts";
@@ -49,10 +50,13 @@ export class Context<TEnv = RegisteredEnv> {
   limits: Limits;
   /** The error being rescued, once one was thrown (middleware can see it after `await next()`). */
   error: unknown = undefined;
+  /** What the runtime serving this request can do (peer address, upgrades, compression). */
+  readonly runtime: Runtime;
   readonly #executionContext: ExecutionContext | undefined;
   #state: RegisteredState | undefined = undefined;
   #signal: AbortSignal | undefined = undefined;
   #abortSources: AbortSignal[] | undefined = undefined;
+  #answered = false;
 
   /** Builds a context; use {@link createContext} in tests. */
   constructor(
@@ -60,11 +64,13 @@ export class Context<TEnv = RegisteredEnv> {
     env: TEnv,
     executionContext: ExecutionContext | undefined,
     limits: Limits,
+    runtime: Runtime = NO_RUNTIME,
   ) {
     this.request = request;
     this.env = env;
     this.#executionContext = executionContext;
     this.limits = limits;
+    this.runtime = runtime;
   }
 
   /**
@@ -74,10 +80,35 @@ export class Context<TEnv = RegisteredEnv> {
    */
   get signal(): AbortSignal {
     if (this.#signal === undefined) {
-      const own = this.request.raw.signal;
+      const own = this.#clientGone();
       this.#signal = this.#abortSources ? AbortSignal.any([own, ...this.#abortSources]) : own;
     }
     return this.#signal;
+  }
+
+  /**
+   * Marks the response as wholly handed to the runtime (the core calls it): an abort of the runtime's
+   * signal after that is not the client leaving (Deno aborts `request.signal` after every response).
+   */
+  answered(): void {
+    this.#answered = true;
+  }
+
+  // The runtime's signal, minus the aborts that only say the response is complete.
+  #clientGone(): AbortSignal {
+    const runtimeSignal = this.request.raw.signal;
+    const controller = new AbortController();
+    if (this.#answered) return controller.signal;
+    if (runtimeSignal.aborted) controller.abort(runtimeSignal.reason);
+    else
+      runtimeSignal.addEventListener(
+        "abort",
+        () => {
+          if (!this.#answered) controller.abort(runtimeSignal.reason);
+        },
+        { once: true },
+      );
+    return controller.signal;
   }
 
   /**

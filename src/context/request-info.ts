@@ -1,9 +1,10 @@
 import { toStandardRequest } from "../fast-path/fast-path.ts";
 import type { RequestTarget } from "../http/request-target.ts";
+import { NO_RUNTIME, type Runtime } from "../runtime/runtime.ts";
 import type { Dictionary } from "./dictionary.ts";
 
-/** How the app finds a request's client address (the peer, or what trusted proxies say). */
-export type AddressLookup = (request: Request, env: unknown) => string | undefined;
+/** How the app finds a request's client address from the peer's (what trusted proxies say, else the peer). */
+export type AddressLookup = (request: Request, peer: string | undefined) => string | undefined;
 
 /** The request as a handler sees it: the standard `Request` plus what routing found. */
 export class RequestInfo {
@@ -24,9 +25,11 @@ export class RequestInfo {
 
   readonly #rewritten: boolean;
   readonly #lookup: AddressLookup | undefined;
+  readonly #runtime: Runtime;
   readonly #env: unknown;
   #raw: Request | undefined = undefined;
   #ip: string | undefined | null = null;
+  #headers: Headers | undefined = undefined;
 
   /** Wraps a request whose target was checked; `pathParams` are set by the router. */
   constructor(
@@ -35,6 +38,7 @@ export class RequestInfo {
     id: string,
     pathParams: Dictionary<string>,
     lookup?: AddressLookup,
+    runtime: Runtime = NO_RUNTIME,
     env?: unknown,
   ) {
     this.source = source;
@@ -46,7 +50,19 @@ export class RequestInfo {
     this.pathParams = pathParams;
     this.#rewritten = target.rewritten;
     this.#lookup = lookup;
+    this.#runtime = runtime;
     this.#env = env;
+  }
+
+  /**
+   * Keeps what the request says readable after the runtime lets go of its request: Deno closes it when
+   * it sends a websocket handshake or starts a streamed body, and its headers and peer address throw
+   * from then on. Called by the core before either; the headers are copied once, the address found.
+   */
+  settle(): void {
+    if (this.#headers !== undefined) return;
+    this.#headers = new Headers(this.source.headers);
+    void this.ip;
   }
 
   /**
@@ -56,7 +72,11 @@ export class RequestInfo {
    * IPv4. `undefined` when nothing tells it (`app.request()` in tests).
    */
   get ip(): string | undefined {
-    if (this.#ip === null) this.#ip = this.#lookup?.(this.source, this.#env);
+    if (this.#ip === null) {
+      const lookup = this.#lookup;
+      this.#ip =
+        lookup === undefined ? undefined : lookup(this.source, this.#runtime.peer(this.source, this.#env));
+    }
     return this.#ip;
   }
 
@@ -74,6 +94,6 @@ export class RequestInfo {
 
   /** The request headers. */
   get headers(): Headers {
-    return this.source.headers;
+    return this.#headers ?? this.source.headers;
   }
 }

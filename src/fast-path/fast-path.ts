@@ -60,11 +60,6 @@ export abstract class FastRequest {
     return this.#bodyRead || (this.#real?.bodyUsed ?? false);
   }
 
-  /** The address of the connection's other end, when the adapter knows it. */
-  peer(): string | undefined {
-    return undefined;
-  }
-
   /** The Host header, without building the headers. */
   host(): string | null {
     return this.#host;
@@ -77,14 +72,6 @@ export abstract class FastRequest {
    */
   header(name: string): string | null {
     return this.#headers !== undefined ? this.#headers.get(name) : this.readHeader(name);
-  }
-
-  /**
-   * A synchronous compressor for a content coding, where the server's runtime has a faster one than
-   * `CompressionStream` (Node: zlib), else `undefined`.
-   */
-  compressor(_encoding: "br" | "gzip" | "deflate"): ((bytes: Uint8Array) => Uint8Array) | undefined {
-    return undefined;
   }
 
   /** One header from the adapter's own record (the default builds the headers). */
@@ -261,21 +248,6 @@ export function headerOf(request: Request, name: string): string | null {
   return request instanceof FastRequest
     ? (request as unknown as FastRequest).header(name)
     : request.headers.get(name);
-}
-
-/** The server adapter's synchronous compressor for a coding (see `FastRequest.compressor`), if any. */
-export function compressorOf(
-  request: Request,
-  encoding: "br" | "gzip" | "deflate",
-): ((bytes: Uint8Array) => Uint8Array) | undefined {
-  return request instanceof FastRequest
-    ? (request as unknown as FastRequest).compressor(encoding)
-    : undefined;
-}
-
-/** The peer address a server adapter's stand-in knows (`undefined` for any other request). */
-export function peerOf(request: Request): string | undefined {
-  return request instanceof FastRequest ? (request as unknown as FastRequest).peer() : undefined;
 }
 
 /** True when the request came from an adapter that writes responses from their parts. */

@@ -1,7 +1,7 @@
 import { appendVary, bytesOf } from "../app/respond.ts";
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
-import { compressorOf, FastResponse, writesParts } from "../fast-path/fast-path.ts";
+import { FastResponse, writesParts } from "../fast-path/fast-path.ts";
 import { pickEncoding } from "../http/accept.ts";
 import { mediaTypeOf } from "../http/media-type.ts";
 
@@ -89,7 +89,7 @@ export function compress(options: CompressOptions = {}): Middleware<unknown> {
     const whole = length !== null && Number(length) <= WHOLE_LIMIT;
     const source = ctx.request.source;
     const offered = encodings.filter(
-      (coding) => runtimeHas(coding) || (whole && compressorOf(source, coding) !== undefined),
+      (coding) => runtimeHas(coding) || (whole && ctx.runtime.compressor(coding) !== undefined),
     );
     const encoding = pickEncoding(ctx.request.headers.get("accept-encoding"), offered) as
       | Encoding
@@ -101,7 +101,7 @@ export function compress(options: CompressOptions = {}): Middleware<unknown> {
     const tag = out.get("etag");
     if (tag?.startsWith('"')) out.set("etag", `W/${tag}`);
     let body: ReadableStream<Uint8Array> | Uint8Array | null = null;
-    const compressor = whole ? compressorOf(source, encoding) : undefined;
+    const compressor = whole ? ctx.runtime.compressor(encoding) : undefined;
     if (ctx.request.method === "HEAD") response.body.cancel().catch(() => {});
     else if (length === null) {
       body = response.body.pipeThrough(new CompressionStream(FORMATS[encoding] as CompressionFormat));

@@ -1,26 +1,12 @@
 // Topics: which local sockets listen to what, and the backplane that carries messages between instances.
 
-/** A topic message: text, or binary bytes (kept apart on every hop). */
-export type TopicMessage = string | Uint8Array;
+import type { NativeTopics, TopicMessage } from "../runtime/runtime.ts";
 
 /** What receives a topic's messages locally: a websocket. */
 export interface Subscriber {
   send(data: string | Uint8Array): void;
   /** The runtime's own topics for this socket, where it has them (Bun's). */
   readonly native?: NativeTopics | undefined;
-}
-
-/**
- * A runtime's native pub/sub for one socket (Bun's `ws.subscribe`/`ws.publish`/`server.publish`): the
- * hub then lets the runtime fan messages out to its sockets.
- */
-export interface NativeTopics {
-  subscribe(topic: string): void;
-  unsubscribe(topic: string): void;
-  /** To the topic's subscribers but this socket. */
-  publish(topic: string, message: TopicMessage): void;
-  /** To every subscriber of the topic on this server. */
-  publishAll(topic: string, message: TopicMessage): void;
 }
 
 // A topic's local subscribers: those the hub sends to itself, and those the runtime delivers to.

@@ -1,4 +1,3 @@
-import { keepOpen } from "../app/runtimes.ts";
 import type { Context } from "../context/context.ts";
 
 /** One server-sent event. */
@@ -141,7 +140,7 @@ export function sse(
   const clientSignal = ctx.request.source.signal;
   if (clientSignal.aborted) finish();
   else clientSignal.addEventListener("abort", () => finish(), { once: true });
-  keepOpen(ctx.request.source, ctx.env);
+  ctx.runtime.keepOpen(ctx.request.source, ctx.env);
   if (heartbeat > 0) timer = setInterval(() => void stream.comment("heartbeat"), heartbeat);
   const report =
     options.onError ??

@@ -1,18 +1,6 @@
 import type { PublishOptions, Socket, SocketMessage, SocketReadyState } from "../context/socket.ts";
-import type { NativeTopics, TopicHub } from "../pubsub/hub.ts";
-
-/** What a runtime's websocket must offer for Portico to drive it. */
-export interface SocketTransport {
-  send(data: string | Uint8Array): void;
-  close(code: number, reason: string): void;
-  readonly readyState: number;
-  /** Bytes queued by `send` and not yet handed to the network. */
-  readonly bufferedAmount: number;
-  /** Told the socket's topics when they change (a hibernating Durable Object keeps them with the socket). */
-  topicsChanged?(topics: readonly string[]): void;
-  /** The runtime's own topics for this socket (Bun's), which then deliver topic messages. */
-  readonly native?: NativeTopics | undefined;
-}
+import type { TopicHub } from "../pubsub/hub.ts";
+import type { NativeTopics, SocketSink, SocketTransport } from "../runtime/runtime.ts";
 
 /** The limits a socket enforces (from the app's `limits`). */
 export interface SocketLimits {
@@ -35,7 +23,7 @@ export const BACKPRESSURE_CLOSE_CODE = 1008;
  * (`receive`, `closed`); it enforces the limits (message size, bytes queued for a client that does
  * not read, messages waiting on asynchronous handlers) and routes listener errors to `onError`.
  */
-export class SocketController implements Socket {
+export class SocketController implements Socket, SocketSink {
   readonly #transport: SocketTransport;
   readonly #limits: SocketLimits;
   readonly #messageListeners: ((message: SocketMessage) => unknown)[] = [];

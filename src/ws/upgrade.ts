@@ -3,8 +3,8 @@ import { connectKey, isConnectable, type WsHandler } from "../context/handler.ts
 import type { Socket } from "../context/socket.ts";
 import { badRequestError, HttpError } from "../errors/http-error.ts";
 import type { TopicHub } from "../pubsub/hub.ts";
-import type { UpgradeShim } from "./shims.ts";
-import { SocketController, type SocketTransport } from "./socket-controller.ts";
+import type { SocketTransport } from "../runtime/runtime.ts";
+import { SocketController } from "./socket-controller.ts";
 
 const upgraded = new WeakSet<Context>();
 
@@ -20,16 +20,6 @@ export function wasUpgraded(ctx: Context): boolean {
 }
 
 const KEY = /^[A-Za-z0-9+/]{22}==$/;
-const resumedKey = Symbol.for("portico.resumed-socket");
-
-/** Marks an upgrade request as the replay of a socket woken from hibernation (a Durable Object's). */
-export function markResumed(request: Request): void {
-  (request as { [resumedKey]?: true })[resumedKey] = true;
-}
-
-function isResumed(request: Request): boolean {
-  return (request as { [resumedKey]?: true })[resumedKey] === true;
-}
 
 /**
  * Accepts a websocket upgrade for a ws route, through the runtime's shim, and starts its session once
@@ -39,7 +29,6 @@ function isResumed(request: Request): boolean {
 export function upgrade(
   ctx: Context,
   handler: WsHandler<never>,
-  shim: UpgradeShim | undefined,
   logger: { error(message: string, error?: unknown): void },
   hub?: TopicHub,
 ): Response | undefined {
@@ -53,6 +42,8 @@ export function upgrade(
   }
   if (!KEY.test(headers.get("sec-websocket-key") ?? ""))
     throw badRequestError("Missing or invalid Sec-WebSocket-Key");
+  const source = ctx.request.source;
+  const shim = ctx.runtime.upgrade(source, ctx.env);
   if (!shim) throw new HttpError(501, "NotImplemented", "This server cannot accept websockets");
   const protocol = chooseProtocol(
     headers.get("sec-websocket-protocol"),
@@ -68,11 +59,18 @@ export function upgrade(
       },
       hub,
     );
-    start(socket, ctx, handler, report, isResumed(ctx.request.source));
+    start(socket, ctx, handler, report, resumed);
     return socket;
   };
-  const response = shim(ctx.request.source, open, { protocol, maxMessageSize: ctx.limits.wsMessageSize });
-  if (response === undefined) upgraded.add(ctx);
+  const resumed = ctx.runtime.resumed(source);
+  // The socket outlives the request, which some runtimes close with the handshake (Deno).
+  ctx.request.settle();
+  const response = shim(source, open, { protocol, maxMessageSize: ctx.limits.wsMessageSize });
+  if (response === undefined) {
+    upgraded.add(ctx);
+    // What the runtime sent, for middleware that reads the status after `await next()` (logger()).
+    ctx.response.status = 101;
+  }
   return response;
 }
 

@@ -1,4 +1,4 @@
-import type { SocketController, SocketTransport } from "./socket-controller.ts";
+import type { SocketSink, SocketTransport } from "../runtime/runtime.ts";
 
 /** The part of a WHATWG `WebSocket` (Deno, workerd) the shims use. */
 export interface StandardWebSocket {
@@ -28,11 +28,7 @@ export function standardTransport(
 }
 
 /** Feeds a WHATWG websocket's messages and close into a controller. */
-export function forwardEvents(
-  socket: StandardWebSocket,
-  controller: SocketController,
-  answerClose: boolean,
-): void {
+export function forwardEvents(socket: StandardWebSocket, controller: SocketSink, answerClose: boolean): void {
   socket.addEventListener("message", (event: { data: string | ArrayBuffer }) =>
     controller.receive(event.data),
   );

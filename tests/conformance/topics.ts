@@ -12,6 +12,7 @@ import { namespaces } from "./topics/namespaces.ts";
 import { patterns } from "./topics/patterns.ts";
 import { pubsub } from "./topics/pubsub.ts";
 import { requests } from "./topics/requests.ts";
+import { seams } from "./topics/seams.ts";
 import { validators } from "./topics/validators.ts";
 import { websockets } from "./topics/websockets.ts";
 
@@ -32,4 +33,5 @@ export const TOPICS: readonly Topic[] = [
   multipart,
   pubsub,
   validators,
+  seams,
 ];

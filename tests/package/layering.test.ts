@@ -6,30 +6,23 @@ import { fileURLToPath } from "node:url";
 
 // Imports go one way (ARCHITECTURE.md): a module imports from its own folder or from a lower layer,
 // never from a higher one or from a sibling on its layer. Shared contracts live low.
-// Each runtime's websocket shim (`src/adapters/<runtime>-upgrade.ts`) and the peer lookups (`peers.ts`)
-// live beside the adapters but are a layer of their own: the app's runtime table uses them, and they use
-// only `ws` and below.
+// No exception: the core reaches a runtime through `src/runtime/runtime.ts` only, and the adapters
+// (the top layer) implement it; root modules (`mod.ts`, `create-app.ts`) compose and may import anything.
 const LAYERS: readonly (readonly string[])[] = [
-  ["http", "schema", "fast-path"],
+  ["http", "schema", "fast-path", "runtime"],
   ["view"],
   ["context"],
   ["pubsub"],
   ["errors"],
   ["params"],
   ["endpoint", "ws"],
-  ["shims"],
   ["router"],
   ["app"],
   ["cookie", "sse", "middleware", "openapi"],
   ["client"],
   ["adapters"],
 ];
-const layerOf = (file: string): string =>
-  /^adapters\/([\w-]+-upgrade|peers)\.ts$/.test(file)
-    ? "shims"
-    : file.includes("/")
-      ? file.split("/")[0]!
-      : "(root)";
+const layerOf = (file: string): string => (file.includes("/") ? file.split("/")[0]! : "(root)");
 
 const src = fileURLToPath(new URL("../../src/", import.meta.url));
 const levelOf = (folder: string): number => LAYERS.findIndex((layer) => layer.includes(folder));

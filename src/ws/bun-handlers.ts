@@ -1,7 +1,7 @@
-// Bun's websocket shim: `server.upgrade` (the server is `fetch`'s second argument) and the server-wide
-// handlers an app exposes as `app.websocket`, which find each connection's session in `ws.data`.
-import type { OpenSocket, UpgradeShim } from "../ws/shims.ts";
-import type { SocketController } from "../ws/socket-controller.ts";
+// The server-wide websocket handlers an app exposes as `app.websocket` for `Bun.serve(app)` and
+// `export default app` on Bun: each connection finds its session in `ws.data`, which the Bun runtime
+// (`adapters/bun-runtime.ts`) sets when it upgrades. Plain code over Bun's socket shape: no Bun API.
+import type { OpenSocket, SocketSink } from "../runtime/runtime.ts";
 
 /** The part of Bun's `ServerWebSocket` that Portico's handlers use. */
 export interface BunWebSocket {
@@ -24,9 +24,9 @@ export interface BunWebSocket {
 }
 
 /** What each Bun connection carries from `server.upgrade` to the `websocket` handlers. */
-interface BunSocketData {
+export interface BunSocketData {
   open: OpenSocket;
-  controller?: SocketController;
+  controller?: SocketSink;
   /** The server that upgraded it, for its `publish` (to all of a topic's sockets). */
   server?: { publish(topic: string, data: string | Uint8Array): unknown };
 }
@@ -80,27 +80,5 @@ export function bunWebSocketHandlers(maxPayloadLength: number): BunWebSocketHand
     close(ws, code, reason) {
       ws.data.controller?.closed(code, reason);
     },
-  };
-}
-
-interface BunServer {
-  upgrade(request: Request, options: { data: BunSocketData; headers?: Record<string, string> }): boolean;
-  publish?(topic: string, data: string | Uint8Array): unknown;
-}
-
-/** On Bun, the server that `fetch` received upgrades the request. */
-export function bunUpgrade(request: Request, env: unknown): UpgradeShim | undefined {
-  if ((globalThis as { Bun?: unknown }).Bun === undefined) return undefined;
-  const server = env as Partial<BunServer> | undefined;
-  if (typeof server?.upgrade !== "function") return undefined;
-  return (_request, open, options) => {
-    // Without the header, Bun answers with the first subprotocol the client offered: only the app chooses.
-    const headers = { "sec-websocket-protocol": options.protocol ?? "" };
-    const bun = server as BunServer;
-    const data: BunSocketData = { open };
-    if (typeof bun.publish === "function") data.server = bun as Required<BunServer>;
-    const accepted = bun.upgrade(request, { data, headers });
-    if (!accepted) throw new Error("Bun refused the websocket upgrade");
-    return undefined;
   };
 }

@@ -1,0 +1,46 @@
+// Deno, as the app finds it when served by `Deno.serve(app.fetch)` or `deno serve`: the peer from the
+// connection info `fetch` gets as its second argument, websockets through `Deno.upgradeWebSocket`.
+import type { Runtime, UpgradeShim } from "../runtime/runtime.ts";
+import { forwardEvents, type StandardWebSocket, standardTransport } from "../ws/whatwg-transport.ts";
+
+type UpgradeWebSocket = (
+  request: Request,
+  options?: { protocol?: string },
+) => { socket: StandardWebSocket; response: Response };
+
+interface DenoServeInfo {
+  readonly remoteAddr: { readonly transport?: string; readonly hostname?: string };
+}
+
+const upgradeWebSocket = (globalThis as { Deno?: { upgradeWebSocket?: UpgradeWebSocket } }).Deno
+  ?.upgradeWebSocket;
+
+const denoShim: UpgradeShim | undefined =
+  upgradeWebSocket &&
+  ((request, open, options) => {
+    const { socket, response } = upgradeWebSocket(
+      request,
+      options.protocol === undefined ? {} : { protocol: options.protocol },
+    );
+    socket.binaryType = "arraybuffer";
+    socket.addEventListener("open", () => forwardEvents(socket, open(standardTransport(socket)), false));
+    return response;
+  });
+
+/** True on Deno. */
+export const onDeno: boolean = upgradeWebSocket !== undefined;
+
+/** Deno's runtime. It closes a request once its response starts: the core keeps what it said. */
+export const denoRuntime: Runtime = {
+  name: "Deno",
+  releasesRequest: true,
+  peer(_request, env) {
+    const info = env as Partial<DenoServeInfo> | null | undefined;
+    const address = typeof info === "object" && info !== null ? info.remoteAddr : undefined;
+    return address?.transport === "tcp" || address?.transport === "udp" ? address.hostname : undefined;
+  },
+  upgrade: () => denoShim,
+  keepOpen: () => {},
+  compressor: () => undefined,
+  resumed: () => false,
+};

@@ -1,0 +1,118 @@
+// The runtime boundary: what a runtime can do for the core, as one interface. The core (app, ws,
+// middleware, sse) asks a `Runtime` and imports no adapter; each adapter implements one
+// (`src/adapters/*-runtime.ts`; the Node adapter's is in `node-request.ts`) and hands it to the app:
+// the root `src/create-app.ts` gives an app the runtime it finds itself on (Bun, Deno, workerd), a
+// server adapter gets the app's `fetch` for its own from `fetchOn` (`src/app/create-app.ts`). Nothing
+// is written onto a runtime's objects.
+
+/** A topic message: text, or binary bytes (kept apart on every hop). */
+export type TopicMessage = string | Uint8Array;
+
+/**
+ * A runtime's native pub/sub for one socket (Bun's `ws.subscribe`/`ws.publish`/`server.publish`): the
+ * hub then lets the runtime fan messages out to its sockets.
+ */
+export interface NativeTopics {
+  subscribe(topic: string): void;
+  unsubscribe(topic: string): void;
+  /** To the topic's subscribers but this socket. */
+  publish(topic: string, message: TopicMessage): void;
+  /** To every subscriber of the topic on this server. */
+  publishAll(topic: string, message: TopicMessage): void;
+}
+
+/** What a runtime's websocket must offer for Portico to drive it. */
+export interface SocketTransport {
+  send(data: string | Uint8Array): void;
+  close(code: number, reason: string): void;
+  readonly readyState: number;
+  /** Bytes queued by `send` and not yet handed to the network. */
+  readonly bufferedAmount: number;
+  /** Told the socket's topics when they change (a hibernating Durable Object keeps them with the socket). */
+  topicsChanged?(topics: readonly string[]): void;
+  /** The runtime's own topics for this socket (Bun's), which then deliver topic messages. */
+  readonly native?: NativeTopics | undefined;
+}
+
+/** What a runtime feeds with what its socket reports: Portico's session for the socket. */
+export interface SocketSink {
+  /** A message arrived (text, or the bytes of a binary frame). */
+  receive(message: string | ArrayBuffer | Uint8Array): void;
+  /** The connection closed. */
+  closed(code: number, reason: string): void;
+  /** Joins a topic again (a socket woken from hibernation). */
+  subscribe(topic: string): void;
+}
+
+/** Opens the session once the runtime reports the socket open; returns the sink to feed. */
+export type OpenSocket = (transport: SocketTransport) => SocketSink;
+
+/** What the app decided about an upgrade, for the runtime to apply. */
+export interface UpgradeOptions {
+  /** The subprotocol the app chose among the client's (sent back in `Sec-WebSocket-Protocol`). */
+  readonly protocol: string | undefined;
+  /** The largest message the app accepts, in bytes (runtimes that can refuse earlier do). */
+  readonly maxMessageSize: number;
+}
+
+/**
+ * A runtime's way to accept an upgrade. Returns the `Response` to send (Deno, workerd), or
+ * `undefined` when the runtime answers the handshake itself (Bun, the Node adapter).
+ */
+export type UpgradeShim = (
+  request: Request,
+  open: OpenSocket,
+  options: UpgradeOptions,
+) => Response | undefined;
+
+/** A content coding a runtime may compress synchronously. */
+export type Coding = "br" | "gzip" | "deflate";
+
+/** Compresses bytes in one call. */
+export type Compressor = (bytes: Uint8Array) => Uint8Array;
+
+/**
+ * What a runtime can do for one request, asked by the core with the request and the `env` the runtime
+ * passed to `fetch`. Every member answers only for requests its runtime served.
+ */
+export interface Runtime {
+  /** Its name, for messages. */
+  readonly name: string;
+  /**
+   * True when the runtime closes its request once the response starts (Deno: reading the headers or
+   * the peer address then throws). The core then keeps a copy of what the request said before a
+   * websocket handshake or a streamed body.
+   */
+  readonly releasesRequest: boolean;
+  /**
+   * The address of the connection's other end. Asked at most once per request, and only while the
+   * runtime still holds the request open (the core keeps the answer).
+   */
+  peer(request: Request, env: unknown): string | undefined;
+  /** How to accept a websocket upgrade of this request, or `undefined` where it cannot. */
+  upgrade(request: Request, env: unknown): UpgradeShim | undefined;
+  /** Lifts the runtime's idle timeout for one long-lived response (an event stream), where it has one. */
+  keepOpen(request: Request, env: unknown): void;
+  /** A synchronous compressor faster than `CompressionStream` (Node's zlib), else `undefined`. */
+  compressor(coding: Coding): Compressor | undefined;
+  /** True when the request replays the upgrade of a socket woken from hibernation (a Durable Object's). */
+  resumed(request: Request): boolean;
+}
+
+/** The runtime of an app with none to ask (`app.request()` in tests, an unknown host). */
+export const NO_RUNTIME: Runtime = {
+  name: "none",
+  releasesRequest: false,
+  peer: () => undefined,
+  upgrade: () => undefined,
+  keepOpen: () => {},
+  compressor: () => undefined,
+  resumed: () => false,
+};
+
+/** A `fetch` for the requests of one runtime (what a server adapter calls). */
+export type RuntimeFetch = (
+  request: Request,
+  env?: unknown,
+  executionContext?: unknown,
+) => Response | Promise<Response>;

@@ -1,0 +1,281 @@
+import assert from "node:assert/strict";
+import * as v from "valibot";
+import { bodyLimit, type LogEntry, logger } from "../../../src/middleware/mod.ts";
+import { defineEndpoint, readBody, t } from "../../../src/mod.ts";
+import { sse } from "../../../src/sse/mod.ts";
+import { type Client, wsSession } from "../client.ts";
+import { rawExchange } from "../raw.ts";
+import type { Topic } from "../suite.ts";
+
+// What the seams' middleware saw, per request key, for cases to read back over HTTP.
+const seen = new Map<string, unknown>();
+
+// A POST whose body comes in chunks of one byte each (chunked transfer coding).
+function oneByteChunks(path: string, type: string, body: Buffer): Buffer {
+  const parts = [
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  ];
+  for (const byte of body) parts.push(`1\r\n${String.fromCharCode(byte)}\r\n`);
+  parts.push("0\r\n\r\n");
+  return Buffer.from(parts.join(""), "latin1");
+}
+
+// Sends a body in one-byte chunks; checks the answer, and that the server answers on. (Memory is
+// measured on each server runtime by tests/runtimes/tiny-chunks.test.ts.)
+async function tinyChunks(
+  c: Client,
+  path: string,
+  type: string,
+  body: Buffer,
+  expect: { status: number; text: string | RegExp },
+): Promise<void> {
+  const answer = await rawExchange(origin(c), oneByteChunks(path, type, body), 30_000);
+  assert.equal(answer.kind, "response");
+  if (answer.kind !== "response") return;
+  assert.equal(answer.status, expect.status, answer.body);
+  if (typeof expect.text === "string") assert.equal(answer.body, expect.text);
+  else assert.match(answer.body, expect.text);
+  // Still answering.
+  assert.equal((await c.fetch("/seams/seen/none")).status, 404);
+}
+
+function origin(c: Client): string {
+  if (!c.server) throw new Error("this case needs a real server");
+  return c.server.origin;
+}
+
+// Polls the record of `key` until it is there (written after the response, by middleware).
+async function record(c: Client, key: string, timeout = 5000): Promise<Record<string, unknown>> {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const response = await c.fetch(`/seams/seen/${key}`);
+    if (response.status === 200) return (await response.json()) as Record<string, unknown>;
+    await response.body?.cancel();
+    if (Date.now() > until) throw new Error(`nothing recorded for ${key}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Seams: features that each pass their own tests, combined as an app combines them — middleware that
+ * reads the request after `await next()` around websockets and uploads, the abort signal after a
+ * response, on every runtime.
+ */
+export const seams: Topic = {
+  name: "Seams",
+  routes(app) {
+    app.on("/seams", (r) => {
+      const key = (ctx: { request: { headers: Headers } }): string => ctx.request.headers.get("x-key") ?? "";
+      // Reads everything the context says about the request once the route is done (logger() does).
+      r.use(
+        logger({
+          sink: (entry: LogEntry) => {
+            if (entry.path.startsWith("/seams/log/")) seen.set(entry.path.split("/").pop()!, entry);
+          },
+        }),
+      );
+      r.use(async (ctx, next) => {
+        await next();
+        const k = key(ctx);
+        if (k !== "")
+          seen.set(k, {
+            header: ctx.request.headers.get("x-key"),
+            ip: ctx.request.ip ?? null,
+            method: ctx.request.method,
+            url: ctx.request.url,
+          });
+      });
+      r.post("/read-body", async (ctx) => {
+        ctx.response.write(String((await readBody(ctx)).byteLength));
+      });
+      const Json = defineEndpoint({
+        params: { json: { text: v.string() } },
+        call: (ep) => {
+          ep.context.response.write(String(ep.params.json!.text.length));
+        },
+      });
+      r.post("/json", Json);
+      const File = defineEndpoint({
+        params: { form: { file: t.file({ maxSize: 1 << 20 }) } },
+        call: (ep) => {
+          ep.context.response.write(String(ep.params.form!.file.size));
+        },
+      });
+      r.post("/file", File);
+      r.get("/seen/:key", (ctx) => {
+        const value = seen.get(ctx.request.pathParams.key!);
+        if (value === undefined) ctx.response.status = 404;
+        else ctx.response.write(JSON.stringify(value));
+      });
+      r.ws("/ws", (socket) => {
+        socket.send("hi");
+      });
+      r.ws("/log/:key", (socket) => {
+        socket.send("hi");
+      });
+      r.on("/log/limited", (limited) => {
+        limited.use(bodyLimit(1024));
+        limited.post("/:key", async (ctx) => {
+          ctx.response.write(`${(await readBody(ctx)).byteLength}`);
+        });
+      });
+      const Upload = defineEndpoint({
+        params: { form: { file: t.file({ maxSize: 1024 }) } },
+        call: () => {},
+      });
+      r.post("/log/upload/:key", Upload);
+      // Whether the signal a handler saw aborted after its response was complete (kept as a plain
+    // value: workerd forbids touching one request's objects from another).
+    const aborted = new Map<string, boolean>();
+    r.get("/signal/:key", (ctx) => {
+      const k = ctx.request.pathParams.key!;
+      aborted.set(k, ctx.signal.aborted);
+      ctx.signal.addEventListener("abort", () => aborted.set(k, true));
+      ctx.response.write("done");
+    });
+    r.get("/signal-state/:key", (ctx) => {
+      ctx.response.write(String(aborted.get(ctx.request.pathParams.key!)));
+    });
+    r.get("/events", (ctx) =>
+        sse(ctx, async (stream) => {
+          await stream.send({ data: ctx.request.headers.get("x-key") ?? "" });
+          await stream.send({ data: ctx.request.ip ?? "none" });
+        }),
+      );
+    });
+  },
+  cases: [
+    {
+      name: "readBody(): a body in one-byte chunks is read whole, answered",
+      needsServer: true,
+      async run(c) {
+        const body = Buffer.alloc(32 * 1024, 120);
+        await tinyChunks(c, "/seams/read-body", "application/octet-stream", body, {
+          status: 200,
+          text: "32768",
+        });
+      },
+    },
+    {
+      name: "a JSON body in one-byte chunks is parsed, answered",
+      needsServer: true,
+      async run(c) {
+        const body = Buffer.from(JSON.stringify({ text: "x".repeat(32 * 1024) }));
+        await tinyChunks(c, "/seams/json", "application/json", body, { status: 200, text: "32768" });
+      },
+    },
+    {
+      name: "a multipart file in one-byte chunks is read, answered",
+      needsServer: true,
+      async run(c) {
+        const body = Buffer.concat([
+          Buffer.from('--B\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n'),
+          Buffer.alloc(128 * 1024, 120),
+          Buffer.from("\r\n--B--\r\n"),
+        ]);
+        await tinyChunks(c, "/seams/file", "multipart/form-data; boundary=B", body, {
+          status: 200,
+          text: "131072",
+        });
+      },
+    },
+    {
+      name: "endless padding after a multipart boundary, in one-byte chunks, is a 400 at once",
+      needsServer: true,
+      async run(c) {
+        const body = Buffer.concat([Buffer.from("--B"), Buffer.alloc(32_000, 32)]);
+        await tinyChunks(c, "/seams/file", "multipart/form-data; boundary=B", body, {
+          status: 400,
+          text: /too much padding after a multipart boundary/,
+        });
+      },
+    },
+    {
+      name: "a middleware that reads the request after a websocket upgrade reads it, and the server answers on",
+      needsServer: true,
+      async run(c) {
+        const k = `ws${Math.random()}`;
+        const outcome = await new Promise<string>((resolve, reject) => {
+          import("ws").then(({ default: WebSocket }) => {
+            const ws = new WebSocket(`${origin(c).replace(/^http/, "ws")}/seams/ws`, {
+              headers: { "x-key": k },
+            });
+            ws.on("message", (data) => {
+              resolve(String(data));
+              ws.close();
+            });
+            ws.on("error", reject);
+          }, reject);
+        });
+        assert.equal(outcome, "hi");
+        const got = await record(c, k);
+        assert.equal(got.header, k);
+        assert.equal(got.method, "GET");
+        assert.match(String(got.url), /\/seams\/ws$/);
+        if (c.runtime !== "workerd") assert.match(String(got.ip), /127\.0\.0\.1|::1/);
+        // The server still answers: a plain request, and another socket.
+        assert.equal((await c.fetch("/seams/seen/none")).status, 404);
+        assert.deepEqual((await wsSession(origin(c), "/seams/ws", { closeAfter: 1 })).messages, ["hi"]);
+      },
+    },
+    {
+      name: "logger() around a websocket logs the 101 with the client's address",
+      needsServer: true,
+      async run(c) {
+        const k = `l${Math.random().toString(36).slice(2)}`;
+        assert.deepEqual((await wsSession(origin(c), `/seams/log/${k}`, { closeAfter: 1 })).messages, ["hi"]);
+        const entry = await record(c, k);
+        assert.equal(entry.status, 101);
+        if (c.runtime !== "workerd") assert.match(String(entry.ip), /127\.0\.0\.1|::1/);
+      },
+    },
+    {
+      name: "logger() around a body over bodyLimit() logs the 413, which the client gets",
+      async run(c) {
+        const k = `b${Math.random().toString(36).slice(2)}`;
+        const response = await c.fetch(`/seams/log/limited/${k}`, {
+          method: "POST",
+          body: "x".repeat(64 * 1024),
+        });
+        assert.equal(response.status, 413);
+        await response.body?.cancel();
+        const entry = await record(c, k);
+        assert.equal(entry.status, 413);
+        if (c.runtime !== "in-process" && c.runtime !== "workerd")
+          assert.match(String(entry.ip), /127\.0\.0\.1|::1/);
+      },
+    },
+    {
+      name: "logger() around a file over t.file({ maxSize }) logs the 413, which the client gets",
+      async run(c) {
+        const k = `f${Math.random().toString(36).slice(2)}`;
+        const form = new FormData();
+        form.append("file", new Blob([new Uint8Array(2048)]), "big.bin");
+        const response = await c.fetch(`/seams/log/upload/${k}`, { method: "POST", body: form });
+        assert.equal(response.status, 413);
+        await response.body?.cancel();
+        assert.equal((await record(c, k)).status, 413);
+      },
+    },
+    {
+      name: "ctx.signal does not abort once the response is complete (the client did not leave)",
+      async run(c) {
+        const k = `s${Math.random().toString(36).slice(2)}`;
+        const response = await c.fetch(`/seams/signal/${k}`);
+        assert.equal(await response.text(), "done");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(await (await c.fetch(`/seams/signal-state/${k}`)).text(), "false");
+      },
+    },
+    {
+      name: "an event stream reads the request's headers and address while it streams",
+      async run(c) {
+        const response = await c.fetch("/seams/events", { headers: { "x-key": "streamed" } });
+        const body = await response.text();
+        assert.match(body, /data: streamed\n/);
+        if (c.runtime !== "in-process" && c.runtime !== "workerd")
+          assert.match(body, /data: (127\.0\.0\.1|::1)/);
+      },
+    },
+  ],
+};
