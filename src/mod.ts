@@ -86,17 +86,17 @@ export {
   type ScopeNotFoundHandler,
 } from "./router/create-router.ts";
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
-export {
-  type Coding,
-  type Compressor,
-  type NativeTopics,
-  type OpenSocket,
-  type Runtime,
-  type SocketSink,
-  type SocketTransport,
-  type TopicMessage,
-  type UpgradeOptions,
-  type UpgradeShim,
+export type {
+  Coding,
+  Compressor,
+  NativeTopics,
+  OpenSocket,
+  Runtime,
+  SocketSink,
+  SocketTransport,
+  TopicMessage,
+  UpgradeOptions,
+  UpgradeShim,
 } from "./runtime/runtime.ts";
 export type {
   AnySchema,

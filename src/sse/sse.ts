@@ -104,10 +104,18 @@ export function sse(
     aborter.abort(new Error("The event stream closed"));
     wake();
   };
+  // Every write settles: at once, when the client takes more, or when the stream ends. (`enqueue` may
+  // cancel the stream synchronously when the client has left, Deno's does: `closed` is read after it.)
   const write = async (text: string): Promise<void> => {
     if (closed) return;
-    controller.enqueue(encoder.encode(text));
-    if ((controller.desiredSize ?? 1) <= 0) await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      controller.enqueue(encoder.encode(text));
+    } catch {
+      finish();
+      return;
+    }
+    if (!closed && (controller.desiredSize ?? 1) <= 0)
+      await new Promise<void>((resolve) => waiting.push(resolve));
   };
   const body = new ReadableStream<Uint8Array>(
     {
@@ -129,7 +137,13 @@ export function sse(
     close() {
       if (closed) return;
       finish();
-      controller.close();
+      // Complete: an abort of the runtime's signal from now on is not the client leaving.
+      ctx.answered();
+      try {
+        controller.close();
+      } catch {
+        // Cancelled by the client in the meantime.
+      }
     },
     get closed() {
       return closed;

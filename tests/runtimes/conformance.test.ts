@@ -5,7 +5,11 @@ import { bun, deno, denoServe, node24, type RunningTarget, type Target, workerd 
 
 // The same suite as on this process's Node, against a real server on each other runtime. A runtime
 // that cannot start fails its `before` hook, and with it every case of that runtime.
-const targets: Target[] = [node24, deno, denoServe, bun, workerd];
+// `TARGETS=deno,bun` runs those runtimes only (a name's start, case-insensitive).
+const only = process.env.TARGETS?.toLowerCase().split(",").filter(Boolean);
+const targets: Target[] = [node24, deno, denoServe, bun, workerd].filter(
+  (target) => only === undefined || only.some((name) => target.name.toLowerCase().startsWith(name)),
+);
 
 for (const target of targets) {
   describe(`conformance on ${target.name}`, () => {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import * as v from "valibot";
 import { bodyLimit, type LogEntry, logger } from "../../../src/middleware/mod.ts";
 import { defineEndpoint, readBody, t } from "../../../src/mod.ts";
@@ -125,18 +126,38 @@ export const seams: Topic = {
       });
       r.post("/log/upload/:key", Upload);
       // Whether the signal a handler saw aborted after its response was complete (kept as a plain
-    // value: workerd forbids touching one request's objects from another).
-    const aborted = new Map<string, boolean>();
-    r.get("/signal/:key", (ctx) => {
-      const k = ctx.request.pathParams.key!;
-      aborted.set(k, ctx.signal.aborted);
-      ctx.signal.addEventListener("abort", () => aborted.set(k, true));
-      ctx.response.write("done");
-    });
-    r.get("/signal-state/:key", (ctx) => {
-      ctx.response.write(String(aborted.get(ctx.request.pathParams.key!)));
-    });
-    r.get("/events", (ctx) =>
+      // value: workerd forbids touching one request's objects from another).
+      const aborted = new Map<string, boolean>();
+      r.get("/signal/:key", (ctx) => {
+        const k = ctx.request.pathParams.key!;
+        aborted.set(k, ctx.signal.aborted);
+        ctx.signal.addEventListener("abort", () => aborted.set(k, true));
+        ctx.response.write("done");
+      });
+      r.get("/signal-state/:key", (ctx) => {
+        ctx.response.write(String(aborted.get(ctx.request.pathParams.key!)));
+      });
+      // Event streams whose clients leave: how many callbacks started, and how many got past their sends.
+      const streams = new Map<string, { started: number; finished: number }>();
+      r.get("/sse-leave/:key", (ctx) => {
+        const k = ctx.request.pathParams.key!;
+        const count = streams.get(k) ?? { started: 0, finished: 0 };
+        streams.set(k, count);
+        return sse(ctx, async (stream) => {
+          count.started++;
+          // A pause between events: the client leaves while none is being written (0.2 stranded the
+          // next send on Deno, whose enqueue cancels the stream synchronously).
+          while (!stream.closed) {
+            await stream.send({ data: "x" });
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+          count.finished++;
+        });
+      });
+      r.get("/sse-count/:key", (ctx) => {
+        ctx.response.write(JSON.stringify(streams.get(ctx.request.pathParams.key!) ?? null));
+      });
+      r.get("/events", (ctx) =>
         sse(ctx, async (stream) => {
           await stream.send({ data: ctx.request.headers.get("x-key") ?? "" });
           await stream.send({ data: ctx.request.ip ?? "none" });
@@ -145,6 +166,44 @@ export const seams: Topic = {
     });
   },
   cases: [
+    {
+      name: "event streams whose clients leave after one event: every send settles, every callback ends",
+      needsServer: true,
+      async run(c) {
+        const k = `e${Math.random().toString(36).slice(2)}`;
+        const clients = 100;
+        const url = new URL(origin(c));
+        await Promise.all(
+          Array.from(
+            { length: clients },
+            () =>
+              new Promise<void>((resolve, reject) => {
+                const socket = connect(Number(url.port), url.hostname);
+                const timer = setTimeout(() => {
+                  socket.destroy();
+                  reject(new Error("no event within 10 s"));
+                }, 10_000);
+                socket.on("data", (data: Buffer) => {
+                  if (!data.includes("data: x")) return;
+                  clearTimeout(timer);
+                  socket.destroy();
+                  resolve();
+                });
+                socket.on("error", () => {});
+                socket.write(`GET /seams/sse-leave/${k} HTTP/1.1\r\nHost: x\r\n\r\n`);
+              }),
+          ),
+        );
+        const until = Date.now() + 10_000;
+        let count = null as { started: number; finished: number } | null;
+        while (Date.now() < until) {
+          count = (await (await c.fetch(`/seams/sse-count/${k}`)).json()) as typeof count;
+          if (count?.finished === clients) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        assert.deepEqual(count, { started: clients, finished: clients });
+      },
+    },
     {
       name: "readBody(): a body in one-byte chunks is read whole, answered",
       needsServer: true,
