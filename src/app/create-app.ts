@@ -17,8 +17,10 @@ import { asterisk, unmatched } from "./unmatched.ts";
 
 /** A registered route, as `app.routes()` lists it. */
 export interface RouteInfo {
-  /** `GET`, `POST`, …; `ALL` for `all()`, `WS` for a websocket route. */
+  /** `GET`, `POST`, …; `ALL` for `all()`, `WS` for a websocket route (see `websocket`). */
   readonly method: string;
+  /** True for a websocket route (`ws()`, a channel); an HTTP route whose method is `WS` has `false`. */
+  readonly websocket: boolean;
   /** The full path pattern, prefixes included (`/api/users/:id`). */
   readonly path: string;
   /** The block, endpoint or channel. */
@@ -169,7 +171,9 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       if (record.method === WS_METHOD) state.hasWebSockets = true;
       listed.push(
         Object.freeze({
-          method: record.method === ANY_METHOD ? "ALL" : record.method,
+          method:
+            record.method === ANY_METHOD ? "ALL" : record.method === WS_METHOD ? "WS" : record.method,
+          websocket: record.method === WS_METHOD,
           path: record.path,
           handler: record.handler,
           ...(record.name === undefined ? {} : { name: record.name }),

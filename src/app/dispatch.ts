@@ -56,6 +56,7 @@ function handOver(ctx: Context, response: Response | Promise<Response>): Respons
   const body = state.raw !== undefined ? state.raw.body : state.body;
   if (!(body instanceof ReadableStream)) ctx.answered();
   else if (ctx.runtime.releasesRequest) ctx.request.settle();
+  ctx.handedOver();
   return response;
 }
 

@@ -10,6 +10,7 @@ import {
   type WsHandler,
 } from "../context/handler.ts";
 import { callbackEpoch, type Scope } from "../router/create-router.ts";
+import { WS_METHOD } from "../router/route-table.ts";
 import { isView } from "../view/define-view.ts";
 import { upgrade } from "../ws/upgrade.ts";
 import type { AppState } from "./app-state.ts";
@@ -29,7 +30,7 @@ export function routeStep(
 ): Terminal {
   if (isRunnable(handler) || isConnectable(handler))
     checkPathKeys(handler[pathKeysKey], names, method, pattern);
-  if (isConnectable(handler) || method === "WS") {
+  if (isConnectable(handler) || method === WS_METHOD) {
     const ws = handler as WsHandler<never>;
     return (ctx) => upgrade(ctx, ws, state.logger, state.hub);
   }
@@ -83,7 +84,7 @@ function checkPathKeys(
   if (missing.length === 0) return;
   const has = names.length === 0 ? "no parameters" : names.map((name) => `:${name}`).join(", ");
   throw new TypeError(
-    `${method === "WS" ? "websocket" : method} ${pattern}: the handler declares path parameter ` +
+    `${method === WS_METHOD ? "websocket" : method} ${pattern}: the handler declares path parameter ` +
       `${missing.map((key) => `"${key}"`).join(", ")}, which the pattern does not have (it has ${has})`,
   );
 }

@@ -57,6 +57,7 @@ export class Context<TEnv = RegisteredEnv> {
   #signal: AbortSignal | undefined = undefined;
   #abortSources: AbortSignal[] | undefined = undefined;
   #answered = false;
+  #handedOver: (() => void)[] | undefined = undefined;
 
   /** Builds a context; use {@link createContext} in tests. */
   constructor(
@@ -92,6 +93,22 @@ export class Context<TEnv = RegisteredEnv> {
    */
   answered(): void {
     this.#answered = true;
+  }
+
+  /**
+   * Runs `callback` once the response is handed to the runtime (its body may still be streaming):
+   * for what the request left behind, such as a streamed upload the handler never read.
+   */
+  whenHandedOver(callback: () => void): void {
+    (this.#handedOver ??= []).push(callback);
+  }
+
+  /** The response was handed to the runtime (the core calls it): runs the `whenHandedOver` callbacks. */
+  handedOver(): void {
+    const callbacks = this.#handedOver;
+    if (callbacks === undefined) return;
+    this.#handedOver = undefined;
+    for (const callback of callbacks) callback();
   }
 
   // The runtime's signal, minus the aborts that only say the response is complete.

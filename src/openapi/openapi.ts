@@ -69,7 +69,7 @@ const PARAM_ERROR_PAYLOAD: Schema = {
 export function openapi(app: { routes(): readonly RouteInfo[] }, options: OpenApiOptions): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of app.routes()) {
-    if (route.method === "WS" || route.method === "ALL") continue;
+    if (route.websocket || route.method === "ALL") continue;
     const endpoint = isRunnable(route.handler)
       ? (route.handler as unknown as Endpoint<ParamsDeclaration>)
       : undefined;

@@ -59,6 +59,11 @@ export async function readMultipartForm(
       },
       stream: (head, content) => {
         let taken = false;
+        // A streamed file the handler never took is read to its end (within the body limit) once the
+        // response is sent, so that the connection can carry the next request.
+        ctx.whenHandedOver(() => {
+          if (!taken) content.pipeTo(new WritableStream()).catch(() => {});
+        });
         const streamed: StreamedFile = {
           name: head.filename ?? "",
           type: head.type,

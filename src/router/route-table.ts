@@ -3,8 +3,11 @@ import { PathParamsError, paramMessage } from "../errors/param-errors.ts";
 import { type Alternation, type AlternationOption, alternation, matchedOption } from "./alternation.ts";
 import type { CompiledPattern } from "./compile-pattern.ts";
 
-/** The pseudo-method websocket routes are stored under. */
-export const WS_METHOD = "WS";
+/**
+ * The pseudo-method websocket routes are stored under: not a method token (it holds a space), so no
+ * HTTP method, `WS` included, can reach it; only `ws()` and channels register under it.
+ */
+export const WS_METHOD = " websocket";
 /** The pseudo-method of `all` routes. */
 export const ANY_METHOD = "*";
 
