@@ -144,8 +144,13 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       logger: options.logger ?? consoleLogger,
       clientAddress: addressLookup(options.trustProxy),
       notFounds: [],
-      hub: new TopicHub(options.pubsub, (error) =>
-        (options.logger ?? consoleLogger).error("[portico] pubsub backplane failed", error),
+      hub: new TopicHub(options.pubsub, (error, where) =>
+        (options.logger ?? consoleLogger).error(
+          where === "backplane"
+            ? "[portico] pubsub backplane failed"
+            : "[portico] a topic message could not be delivered to a socket of this instance",
+          error,
+        ),
       ),
       hasWebSockets: false,
     };
@@ -171,8 +176,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       if (record.method === WS_METHOD) state.hasWebSockets = true;
       listed.push(
         Object.freeze({
-          method:
-            record.method === ANY_METHOD ? "ALL" : record.method === WS_METHOD ? "WS" : record.method,
+          method: record.method === ANY_METHOD ? "ALL" : record.method === WS_METHOD ? "WS" : record.method,
           websocket: record.method === WS_METHOD,
           path: record.path,
           handler: record.handler,

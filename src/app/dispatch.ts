@@ -43,20 +43,26 @@ export function dispatch(
   const route = target.asterisk ? state.asterisk : findRoute(state, ctx);
   const pending = runChain(state, ctx, route.scopes, route.run);
   const scopes = route.scopes;
-  if (pending !== undefined) return pending.then(() => handOver(ctx, respond(state, ctx, scopes)));
-  return handOver(ctx, respond(state, ctx, scopes));
+  if (pending !== undefined) return pending.then(() => handOver(state, ctx, respond(state, ctx, scopes)));
+  return handOver(state, ctx, respond(state, ctx, scopes));
 }
 
 // The response goes to the runtime: a body made whole ends the request (a later abort of the runtime's
 // signal is not the client leaving); a streamed one keeps it going, so what the request said is kept
 // where the runtime would close it (Deno).
-function handOver(ctx: Context, response: Response | Promise<Response>): Response | Promise<Response> {
-  if (response instanceof Promise) return response.then((made) => handOver(ctx, made) as Response);
-  const state = ctx.response;
-  const body = state.raw !== undefined ? state.raw.body : state.body;
+function handOver(
+  state: AppState,
+  ctx: Context,
+  response: Response | Promise<Response>,
+): Response | Promise<Response> {
+  if (response instanceof Promise) return response.then((made) => handOver(state, ctx, made) as Response);
+  const built = ctx.response;
+  const body = built.raw !== undefined ? built.raw.body : built.body;
   if (!(body instanceof ReadableStream)) ctx.answered();
   else if (ctx.runtime.releasesRequest) ctx.request.settle();
-  ctx.handedOver();
+  ctx.handedOver(response, (error) =>
+    state.logger.error(`[portico] after the response of request ${ctx.request.id}`, error),
+  );
   return response;
 }
 

@@ -57,7 +57,7 @@ export class Context<TEnv = RegisteredEnv> {
   #signal: AbortSignal | undefined = undefined;
   #abortSources: AbortSignal[] | undefined = undefined;
   #answered = false;
-  #handedOver: (() => void)[] | undefined = undefined;
+  #handedOver: ((response: Response) => void)[] | undefined = undefined;
 
   /** Builds a context; use {@link createContext} in tests. */
   constructor(
@@ -96,19 +96,29 @@ export class Context<TEnv = RegisteredEnv> {
   }
 
   /**
-   * Runs `callback` once the response is handed to the runtime (its body may still be streaming):
-   * for what the request left behind, such as a streamed upload the handler never read.
+   * Runs `callback` with the response once it is handed to the runtime (its body may still be
+   * streaming), after every response transform: what `logger()` reports (a 304 from `etag()`), and
+   * what the request left behind (a streamed upload the handler never read).
    */
-  whenHandedOver(callback: () => void): void {
+  whenHandedOver(callback: (response: Response) => void): void {
     (this.#handedOver ??= []).push(callback);
   }
 
-  /** The response was handed to the runtime (the core calls it): runs the `whenHandedOver` callbacks. */
-  handedOver(): void {
+  /**
+   * The response was handed to the runtime (the core calls it): runs the `whenHandedOver` callbacks,
+   * each error given to `report` (the response is on its way: nothing can change it any more).
+   */
+  handedOver(response: Response, report: (error: unknown) => void): void {
     const callbacks = this.#handedOver;
     if (callbacks === undefined) return;
     this.#handedOver = undefined;
-    for (const callback of callbacks) callback();
+    for (const callback of callbacks) {
+      try {
+        callback(response);
+      } catch (error) {
+        report(error);
+      }
+    }
   }
 
   // The runtime's signal, minus the aborts that only say the response is complete.

@@ -182,12 +182,14 @@ export class FastResponse {
   }
 
   /**
-   * The headers: the parts' own `Headers` until the real response exists (so that a response
-   * transform reading or setting a header does not build it), then the real response's.
+   * The headers: the parts' own `Headers` (so that a response transform reading or setting a header
+   * does not build the real response), even once the real response exists, which took a copy: what is
+   * set here is what the adapter writes, whatever was read before (`compress()` sets `Vary` after
+   * reading the body). Headers given as a record are the real response's.
    */
   get headers(): Headers {
     const headers = this.#parts.headers;
-    return this.#real === undefined && headers instanceof Headers ? headers : this.real().headers;
+    return headers instanceof Headers ? headers : this.real().headers;
   }
 
   /** The parts, for the adapter to write, until the real response was built (it then owns the body). */

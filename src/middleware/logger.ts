@@ -10,9 +10,9 @@ export interface LogEntry {
   readonly method: string;
   /** The path, without the query string (which may carry secrets). */
   readonly path: string;
-  /** The response status. */
+  /** The status sent (after every response transform: a 304 from `etag()`, say). */
   readonly status: number;
-  /** Milliseconds until the response was ready (a streamed body may go on after). */
+  /** Milliseconds until the response was handed to the runtime (a streamed body may go on after). */
   readonly durationMs: number;
   /** The client's address, when known. */
   readonly ip?: string;
@@ -45,17 +45,22 @@ export function logger(options: LoggerOptions = {}): Middleware<unknown> {
     } finally {
       const request = ctx.request;
       const error = ctx.error;
-      const entry: { -readonly [K in keyof LogEntry]: LogEntry[K] } = {
-        time: time.toISOString(),
-        id: request.id,
-        method: request.method,
-        path: request.path,
-        status: ctx.response.raw?.status ?? ctx.response.status,
-        durationMs: Math.round((performance.now() - start) * 1000) / 1000,
-      };
-      if (request.ip !== undefined) entry.ip = request.ip;
-      if (error !== undefined) entry.error = error instanceof Error ? error.name : typeof error;
-      sink(entry);
+      // Read now, while the request is open; written once the response is final (transforms run after
+      // the middleware: `etag()` turns a 200 into a 304).
+      const ip = request.ip;
+      ctx.whenHandedOver((response) => {
+        const entry: { -readonly [K in keyof LogEntry]: LogEntry[K] } = {
+          time: time.toISOString(),
+          id: request.id,
+          method: request.method,
+          path: request.path,
+          status: response.status,
+          durationMs: Math.round((performance.now() - start) * 1000) / 1000,
+        };
+        if (ip !== undefined) entry.ip = ip;
+        if (error !== undefined) entry.error = error instanceof Error ? error.name : typeof error;
+        sink(entry);
+      });
     }
   };
 }

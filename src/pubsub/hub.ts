@@ -57,14 +57,20 @@ export class TopicHub {
   readonly #topics = new Map<string, Members>();
   readonly #driver: PubSubDriver | undefined;
   readonly #report: (error: unknown) => void;
+  readonly #reportLocal: (error: unknown) => void;
   #instance: string | undefined;
   /** Counters. */
   readonly stats: PubSubStats = { published: 0, delivered: 0, dropped: 0, received: 0 };
 
-  constructor(driver: PubSubDriver | undefined, report: (error: unknown) => void) {
+  /**
+   * `report` gets what failed, and where: the backplane (the broker gone…) or the delivery to a local
+   * socket (workerd refuses I/O on another request's socket).
+   */
+  constructor(driver: PubSubDriver | undefined, report: (error: unknown, where: "backplane" | "local") => void) {
     this.#driver = driver;
-    this.#report = report;
-    driver?.start((topic, frame) => this.#receive(topic, frame), report);
+    this.#report = (error) => report(error, "backplane");
+    this.#reportLocal = (error) => report(error, "local");
+    driver?.start((topic, frame) => this.#receive(topic, frame), this.#report);
   }
 
   /**
@@ -169,7 +175,7 @@ export class TopicHub {
         member.send(message);
         this.stats.delivered++;
       } catch (error) {
-        this.#report(error);
+        this.#reportLocal(error);
       }
     }
     // The runtime fans out to its own sockets in one call: from the sender's socket when it has native
@@ -186,7 +192,7 @@ export class TopicHub {
         this.stats.delivered += size;
       }
     } catch (error) {
-      this.#report(error);
+      this.#reportLocal(error);
     }
   }
 

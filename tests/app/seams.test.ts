@@ -2,7 +2,9 @@
 // runtime are in tests/conformance/topics/seams.ts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { etag, type LogEntry, logger } from "../../src/middleware/mod.ts";
 import { createApp } from "../../src/mod.ts";
+import { TopicHub } from "../../src/pubsub/hub.ts";
 
 test("route('WS', …) is an ordinary HTTP route; websocket routes come only from ws()", async () => {
   const app = createApp();
@@ -23,4 +25,37 @@ test("route('WS', …) is an ordinary HTTP route; websocket routes come only fro
     { method: "WS", path: "/x", websocket: false },
     { method: "WS", path: "/y", websocket: true },
   ]);
+});
+
+test("logger() reports the status sent: a 304 from etag(), after the transforms", async () => {
+  const entries: LogEntry[] = [];
+  const app = createApp();
+  app.use(logger({ sink: (entry) => entries.push(entry) }));
+  app.use(etag());
+  app.get("/doc", (ctx) => {
+    ctx.response.write("a document");
+  });
+  const first = await app.request("/doc");
+  const tag = first.headers.get("etag")!;
+  const again = await app.request("/doc", { headers: { "if-none-match": tag } });
+  assert.equal(again.status, 304);
+  assert.deepEqual(
+    entries.map((entry) => entry.status),
+    [200, 304],
+  );
+});
+
+test("a topic message a local socket refuses is reported as such, not as a backplane failure", () => {
+  const reports: string[] = [];
+  const hub = new TopicHub(undefined, (_error, where) => reports.push(where));
+  hub.subscribe(
+    {
+      send() {
+        throw new Error("Cannot perform I/O on behalf of a different request");
+      },
+    },
+    "room",
+  );
+  hub.publish("room", "hi");
+  assert.deepEqual(reports, ["local"]);
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import * as v from "valibot";
-import { bodyLimit, type LogEntry, logger } from "../../../src/middleware/mod.ts";
+import { bodyLimit, compress, type LogEntry, logger } from "../../../src/middleware/mod.ts";
 import { defineEndpoint, readBody, t } from "../../../src/mod.ts";
 import { sse } from "../../../src/sse/mod.ts";
 import { type Client, wsSession } from "../client.ts";
@@ -144,6 +144,13 @@ export const seams: Topic = {
         },
       });
       r.post("/unread", Unread);
+      r.on("/compressed", (compressed) => {
+        compressed.use(compress());
+        compressed.get("/text", (ctx) => {
+          ctx.response.headers.set("content-type", "text/plain; charset=utf-8");
+          ctx.response.write("compressible ".repeat(200));
+        });
+      });
       // Event streams whose clients leave: how many callbacks started, and how many got past their sends.
       const streams = new Map<string, { started: number; finished: number }>();
       r.get("/sse-leave/:key", (ctx) => {
@@ -173,6 +180,18 @@ export const seams: Topic = {
     });
   },
   cases: [
+    {
+      name: "compress() says Vary: Accept-Encoding whatever the client accepts, compressed or not",
+      async run(c) {
+        for (const accept of ["gzip;q=0", "identity", "x-unknown", "", "gzip"]) {
+          const response = await c.fetch("/seams/compressed/text", {
+            headers: { "accept-encoding": accept },
+          });
+          await response.arrayBuffer();
+          assert.match(response.headers.get("vary") ?? "", /Accept-Encoding/i, `Accept-Encoding: ${accept}`);
+        }
+      },
+    },
     {
       name: "a websocket closed with 1008 for flooding stops being read, and its connection ends soon after",
       needsServer: true,
