@@ -8,8 +8,9 @@ import { appendVary } from "./respond.ts";
 
 /**
  * Turns an error thrown while handling a request into the response to send: the error handlers of
- * the route's namespaces, nearest first, up to the app's `onError` (the root scope's); the first that returns a `Response`
- * or a view answers, else the default rendering. Never throws.
+ * the route's namespaces, nearest first, up to the app's `onError` (the root scope's); the first that
+ * returns a `Response` or a view, or writes `ctx.response`, answers; else the default rendering.
+ * Never throws.
  */
 export function rescue(
   state: AppState,
@@ -39,6 +40,8 @@ async function rescueWithHandlers(
   const response = ctx.response;
   for (const handler of handlers) {
     response.status = isHttpError(error) && isErrorStatus(error.code) ? error.code : 500;
+    // What the failed handler wrote is not the error's answer; what this handler writes is.
+    response.body = null;
     try {
       let result = handler(error, ctx);
       if (result instanceof Promise) result = await result;
@@ -50,6 +53,9 @@ async function rescueWithHandlers(
         response.view = result;
         return;
       }
+      // A handler that wrote the response (`ctx.response.write(…)`, a view or a Response set on it)
+      // and returned nothing answers with what it wrote.
+      if (response.body !== null || response.view !== undefined || response.raw !== undefined) return;
     } catch (handlerError) {
       state.logger.error(`[portico] onError handler failed for request ${ctx.request.id}`, handlerError);
     }

@@ -18,9 +18,14 @@ export interface CsrfOptions {
 
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
+function isUpgrade(ctx: Context<unknown>): boolean {
+  return ctx.request.headers.get("upgrade")?.toLowerCase() === "websocket";
+}
+
 /**
- * Cross-site request forgery protection for unsafe methods (everything but GET, HEAD, OPTIONS),
- * whatever the body's type: `Sec-Fetch-Site` decides where browsers send it (`same-origin` or `none`
+ * Cross-site request forgery protection for unsafe methods (everything but GET, HEAD, OPTIONS) and
+ * websocket handshakes (a cross-site page must not open a channel with the user's cookies), whatever
+ * the body's type: `Sec-Fetch-Site` decides where browsers send it (`same-origin` or `none`
  * pass); otherwise `Origin` must be this request's own host or a trusted origin. Requests with
  * neither header (not from a browser) pass. Refusals are the declared 403 `CrossSiteRequestRefused`.
  *
@@ -46,8 +51,10 @@ export function csrf(options: CsrfOptions = {}): DeclaringMiddleware<{
       return false; // "null" and anything unparseable
     }
   };
+  // A websocket handshake is a GET that opens a channel carrying the site's cookies: checked like an
+  // unsafe request (Cross-Site WebSocket Hijacking).
   const middleware: Middleware<unknown> = (ctx, next) => {
-    if (SAFE.has(ctx.request.method) || check(ctx)) return next();
+    if ((SAFE.has(ctx.request.method) && !isUpgrade(ctx)) || check(ctx)) return next();
     throw new CrossSiteRequestRefused();
   };
   return declaring(middleware, { CrossSiteRequestRefused });

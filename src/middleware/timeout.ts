@@ -22,16 +22,29 @@ export function timeout(ms: number): DeclaringMiddleware<{ readonly HandlerTimeo
   const middleware: Middleware<unknown> = (ctx, next) => {
     const deadline = new AbortController();
     ctx.abortOn(deadline.signal);
+    // The headers as they were before the handler: what it set (a Set-Cookie, say) is not the 503's.
+    const before = ctx.response.hasHeaders ? new Headers(ctx.response.headers) : undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const error = new HandlerTimeout();
         error.message = `The request took longer than ${ms} ms to handle`;
         deadline.abort(error);
+        restore(ctx.response.headers, before);
         reject(error);
       }, ms);
     });
     return Promise.race([next(), expired]).finally(() => clearTimeout(timer));
   };
   return declaring(middleware, { HandlerTimeout });
+}
+
+function restore(headers: Headers, before: Headers | undefined): void {
+  for (const name of [...headers.keys()]) headers.delete(name);
+  if (before === undefined) return;
+  for (const [name, value] of before) {
+    if (name === "set-cookie") continue;
+    headers.append(name, value);
+  }
+  for (const cookie of before.getSetCookie()) headers.append("set-cookie", cookie);
 }

@@ -66,7 +66,10 @@ export class TopicHub {
    * `report` gets what failed, and where: the backplane (the broker gone…) or the delivery to a local
    * socket (workerd refuses I/O on another request's socket).
    */
-  constructor(driver: PubSubDriver | undefined, report: (error: unknown, where: "backplane" | "local") => void) {
+  constructor(
+    driver: PubSubDriver | undefined,
+    report: (error: unknown, where: "backplane" | "local") => void,
+  ) {
     this.#driver = driver;
     this.#report = (error) => report(error, "backplane");
     this.#reportLocal = (error) => report(error, "local");

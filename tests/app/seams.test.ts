@@ -2,7 +2,7 @@
 // runtime are in tests/conformance/topics/seams.ts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { etag, type LogEntry, logger } from "../../src/middleware/mod.ts";
+import { csrf, etag, type LogEntry, logger, timeout } from "../../src/middleware/mod.ts";
 import { createApp } from "../../src/mod.ts";
 import { TopicHub } from "../../src/pubsub/hub.ts";
 
@@ -58,4 +58,74 @@ test("a topic message a local socket refuses is reported as such, not as a backp
   );
   hub.publish("room", "hi");
   assert.deepEqual(reports, ["local"]);
+});
+
+test("an onError handler that writes ctx.response and returns nothing answers with what it wrote", async () => {
+  const app = createApp({ logger: { error: () => {} } });
+  app.onError((error, ctx) => {
+    ctx.response.status = 503;
+    ctx.response.headers.set("retry-after", "5");
+    ctx.response.write(`sorry: ${(error as Error).message}`);
+  });
+  app.get("/fails", (ctx) => {
+    ctx.response.write("half a page");
+    throw new Error("database down");
+  });
+  const quietApp = createApp({ logger: { error: () => {} } });
+  // Writes nothing and returns nothing: the default rendering answers.
+  quietApp.onError(() => {});
+  quietApp.get("/quiet/x", () => {
+    throw new Error("nope");
+  });
+  const failed = await app.request("/fails");
+  assert.equal(failed.status, 503);
+  assert.equal(failed.headers.get("retry-after"), "5");
+  assert.equal(await failed.text(), "sorry: database down");
+  const quiet = await quietApp.request("/quiet/x");
+  assert.equal(quiet.status, 500);
+  assert.match(await quiet.text(), /500 Internal Server Error/);
+});
+
+test("csrf() refuses a cross-site websocket handshake, with the same allow-list", async () => {
+  const app = createApp();
+  app.use(csrf({ trustedOrigins: ["https://admin.example"] }));
+  app.ws("/live", (socket) => socket.close());
+  const handshake = (headers: Record<string, string>) =>
+    app.request("http://app.example/live", {
+      headers: {
+        upgrade: "websocket",
+        connection: "Upgrade",
+        "sec-websocket-version": "13",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        ...headers,
+      },
+    });
+  assert.equal((await handshake({ origin: "https://evil.example" })).status, 403);
+  assert.equal(
+    (await handshake({ "sec-fetch-site": "cross-site", origin: "https://evil.example" })).status,
+    403,
+  );
+  // Past csrf(): app.request() has no socket to upgrade, so the route answers 501.
+  assert.equal((await handshake({ origin: "https://admin.example" })).status, 501);
+  assert.equal((await handshake({ origin: "http://app.example" })).status, 501);
+  assert.equal((await handshake({})).status, 501);
+});
+
+test("a timed-out handler's headers (its Set-Cookie) do not reach the 503; the middleware's before it do", async () => {
+  const app = createApp();
+  app.use(async (ctx, next) => {
+    ctx.response.headers.set("x-frame-options", "DENY");
+    await next();
+  });
+  app.use(timeout(20));
+  app.get("/slow", async (ctx) => {
+    ctx.response.headers.append("set-cookie", "session=stolen");
+    ctx.response.headers.set("x-handler", "yes");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  });
+  const response = await app.request("/slow");
+  assert.equal(response.status, 503);
+  assert.equal(response.headers.get("set-cookie"), null);
+  assert.equal(response.headers.get("x-handler"), null);
+  assert.equal(response.headers.get("x-frame-options"), "DENY");
 });
