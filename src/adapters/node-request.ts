@@ -122,11 +122,12 @@ function rawHeader(raw: readonly string[], name: string): string | null {
   return value;
 }
 
-// Origin-form targets go after the authority; absolute-form ones are kept whole (the target check then
-// takes the authority from Host); `*` is the server itself; anything else is left invalid.
+// Origin-form targets go after the authority; absolute-form ones keep their authority and path (the
+// target check then takes the authority from Host) but never their scheme, which is the connection's;
+// `*` is the server itself; anything else (another scheme) is left for the target check to refuse.
 function urlOf(scheme: string, authority: string, target: string): string {
   if (target.charCodeAt(0) === 47 /* / */) return `${scheme}://${authority}${target}`;
   if (target === "*") return `${scheme}://${authority}/*`;
-  if (/^https?:\/\//i.test(target)) return target;
+  if (/^https?:\/\//i.test(target)) return `${scheme}://${target.slice(target.indexOf("://") + 3)}`;
   return target;
 }

@@ -18,6 +18,7 @@ export interface RequestTarget {
   readonly asterisk: boolean;
 }
 
+const HTTP_SCHEME = /^https?$/i;
 const STANDARD_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 // A token without lower case: method names are case-sensitive and registered in upper case.
 const METHOD = /^[!#$%&'*+.^_`|~0-9A-Z-]+$/;
@@ -36,6 +37,10 @@ export function checkTarget(url: string, host: string | null, method: string): R
   }
   const schemeEnd = url.indexOf("://");
   if (schemeEnd < 0) return "Invalid request target";
+  // Only http and https are served (an absolute-form `file:///…` or `ftp://…` target is not).
+  if (!(schemeEnd === 4 || schemeEnd === 5) || !HTTP_SCHEME.test(url.slice(0, schemeEnd))) {
+    return "Invalid request target: only http and https URLs are served";
+  }
   const authorityStart = schemeEnd + 3;
   let pathStart = authorityStart;
   while (pathStart < url.length) {

@@ -107,6 +107,36 @@ export const hostile: Topic = {
         },
         runtimes: { workerd: WORKERD_500 },
       },
+      {
+        name: "absolute-form with https over plain HTTP: the scheme is the connection's",
+        bytes: `GET https://evil.example/h/whoami HTTP/1.1\r\n${HOST}\r\n`,
+        expected: {
+          status: 200,
+          body: /^\{"url":"http:\/\/good\.example\/h\/whoami","raw":"http:\/\/good\.example\/h\/whoami"\}$/,
+        },
+        // Deno hands over the client's URL and tells nothing of the connection's scheme (README); Bun
+        // answers with its own URL.
+        runtimes: {
+          deno: {
+            status: 200,
+            body: /^\{"url":"https:\/\/good\.example\/h\/whoami","raw":"https:\/\/good\.example\/h\/whoami"\}$/,
+          },
+          workerd: WORKERD_500,
+        },
+      },
+      {
+        name: "a file: target is a 400",
+        bytes: `GET file:///etc/passwd HTTP/1.1\r\n${HOST}\r\n`,
+        expected: { status: 400, body: /only http and https/ },
+        // Bun refuses it itself, with an empty 400; Deno takes it for a path.
+        runtimes: { bun: { status: 400 }, deno: { status: 404 }, workerd: WORKERD_500 },
+      },
+      {
+        name: "a POST to a file: target is a 400, never a 500",
+        bytes: `POST file:///etc/passwd HTTP/1.1\r\n${HOST.replace("Connection: close\r\n", "")}Content-Length: 0\r\nConnection: close\r\n\r\n`,
+        expected: { status: 400 },
+        runtimes: { deno: { status: 404 }, workerd: WORKERD_500 },
+      },
     ]),
     rows("hostile: a Host that is not host[:port] with a valid port is a 400", [
       {
