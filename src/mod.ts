@@ -72,6 +72,7 @@ export {
 export { HtmlString, html, raw } from "./http/html.ts";
 export { isLocalPath } from "./http/location.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
+export { UploadedFile } from "./params/part-head.ts";
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
 export type { FileOptions } from "./params/schema-meta.ts";
 export { type BodyOptions, type BodySpec, type StreamedFile, t } from "./params/t.ts";

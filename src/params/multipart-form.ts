@@ -55,7 +55,7 @@ export async function readMultipartForm(
       field: (head, value) => builder.add(head.name, value),
       // A file input left empty is sent as a part without content and with an empty file name.
       file: (head, value) => {
-        if (!(value.size === 0 && value.name === "")) builder.add(head.name, value);
+        if (!(value.size === 0 && (head.rawFilename ?? "") === "")) builder.add(head.name, value);
       },
       stream: (head, content) => {
         let taken = false;
@@ -66,6 +66,7 @@ export async function readMultipartForm(
         });
         const streamed: StreamedFile = {
           name: head.filename ?? "",
+          rawName: head.rawFilename ?? "",
           type: head.type,
           stream() {
             if (taken) throw new TypeError("A streamed file can be read only once");

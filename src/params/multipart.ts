@@ -1,24 +1,15 @@
 import { HttpError, payloadTooLargeError } from "../errors/http-error.ts";
-import { bodyError, type ParamsError, paramMessage, paramsError } from "../errors/param-errors.ts";
+import { bodyError, paramMessage } from "../errors/param-errors.ts";
 import { ByteBuffer } from "../http/byte-buffer.ts";
+import { fieldError, type PartHead, readPartHead, UploadedFile } from "./part-head.ts";
+
+export { fieldError, type PartHead } from "./part-head.ts";
 
 // A streaming `multipart/form-data` reader (RFC 7578 over RFC 2046). Every limit is enforced as the
 // bytes arrive: a part's headers (size and count), each field's size, each file's size and type, the
 // number of files, and the body's total — and an undeclared file is refused as soon as its headers are
 // read, before its content. Nothing is buffered but the current field or file (or nothing, for a file
 // streamed to the handler).
-
-/** What one part says about itself. */
-export interface PartHead {
-  /** The form field's name (`avatar`, `photos[]`, `user[name]`). */
-  readonly name: string;
-  /** The file name, for a file part. */
-  readonly filename: string | undefined;
-  /** The part's media type (default `text/plain` for fields, `application/octet-stream` for files). */
-  readonly type: string;
-  /** Whether the part named its media type (a file whose name is empty may come without a file name). */
-  readonly typed: boolean;
-}
 
 /** What to do with a part, decided from its headers (or a thrown error that refuses the request). */
 export type PartPlan =
@@ -129,14 +120,6 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: nu
   } catch {
     // The client went away: nothing to drain.
   }
-}
-
-/** A multipart form's error about one field (or the whole body, for a nameless part). */
-export function fieldError(name: string, text: string): ParamsError {
-  const path = name === "" ? [] : [name];
-  return paramsError("form", [
-    { path, message: path.length ? paramMessage("form", path, text) : `Form body ${text}` },
-  ]);
 }
 
 class Parser {
@@ -266,38 +249,7 @@ class Parser {
   }
 
   #startPart(block: Uint8Array): void {
-    let text: string;
-    try {
-      text = decoder.decode(block);
-    } catch {
-      throw bodyError("form", "Form body has a part whose headers are not UTF-8");
-    }
-    const lines = text.split("\r\n");
-    if (lines.length > this.#limits.headerLines)
-      throw bodyError("form", "Form body has a part with too many headers");
-    let disposition: string | undefined;
-    let type: string | undefined;
-    for (const line of lines) {
-      const colon = line.indexOf(":");
-      if (colon <= 0) throw bodyError("form", "Form body has a malformed part header");
-      const name = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim();
-      if (name === "content-disposition") disposition = value;
-      else if (name === "content-type") type = value;
-    }
-    const parsed = disposition === undefined ? undefined : parseDisposition(disposition);
-    if (parsed === undefined || parsed.name === undefined) {
-      throw bodyError("form", "Form body has a part without a form-data Content-Disposition and name");
-    }
-    if (type !== undefined && /^\s*multipart\//i.test(type)) {
-      throw fieldError(parsed.name, "is a nested multipart body, which is not supported");
-    }
-    const head: PartHead = {
-      name: parsed.name,
-      filename: parsed.filename,
-      type: type ?? (parsed.filename === undefined ? "text/plain" : "application/octet-stream"),
-      typed: type !== undefined,
-    };
+    const head = readPartHead(block, this.#limits.headerLines);
     const plan = this.#sink.plan(head);
     if (plan.kind === "file") {
       if (++this.#files > this.#limits.files)
@@ -333,12 +285,7 @@ class Parser {
       this.#stream.close();
       this.#stream = undefined;
     } else if (this.#plan!.kind === "file") {
-      this.#sink.file(
-        head,
-        new File([this.#content.bytes() as Uint8Array<ArrayBuffer>], head.filename ?? "", {
-          type: head.type,
-        }),
-      );
+      this.#sink.file(head, new UploadedFile(this.#content.bytes(), head));
     } else {
       let value: string;
       try {
@@ -416,38 +363,6 @@ class Parser {
       throw bodyError("form", "Form body has parts after a streamed file");
     }
   }
-}
-
-// `form-data; name="user[name]"; filename="a.txt"` (and RFC 5987's `filename*=UTF-8''…`).
-function parseDisposition(
-  value: string,
-): { name: string | undefined; filename: string | undefined } | undefined {
-  const semicolon = value.indexOf(";");
-  const kind = (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
-  if (kind !== "form-data") return undefined;
-  const params = new Map<string, string>();
-  const re = /;\s*([^=\s;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/gy;
-  re.lastIndex = semicolon < 0 ? value.length : semicolon;
-  for (let match = re.exec(value); match !== null; match = re.exec(value)) {
-    const quoted = match[2];
-    params.set(
-      match[1]!.toLowerCase(),
-      quoted !== undefined ? quoted.replace(/\\(.)/g, "$1") : match[3]!.trim(),
-    );
-  }
-  let filename = params.get("filename");
-  const extended = params.get("filename*");
-  if (extended !== undefined) {
-    const star = /^UTF-8''(.*)$/i.exec(extended);
-    if (star) {
-      try {
-        filename = decodeURIComponent(star[1]!);
-      } catch {
-        // Keep the plain filename.
-      }
-    }
-  }
-  return { name: params.get("name"), filename };
 }
 
 // The first index of `needle` in `haystack` from `from`, or -1: candidates by the native indexOf of the

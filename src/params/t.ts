@@ -110,8 +110,13 @@ function array<TItem extends AnySchema>(
 
 /** A file streamed to the handler (`t.file({ stream: true })`): read it once, with `stream()`. */
 export interface StreamedFile {
-  /** The file name the client gave. */
+  /** The file name the client gave, as a safe base name (no `/`, `\`, control character; never `..`). */
   readonly name: string;
+  /**
+   * The file name exactly as the client sent it (always set on the server; optional so that the typed
+   * client takes a plain `File` for the field).
+   */
+  readonly rawName?: string;
   /** Its media type (`application/octet-stream` when the client gave none). */
   readonly type: string;
   /** Its content, as it arrives; the file's size limit and the body's apply while it is read. */

@@ -34,6 +34,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "raw",
       "readBody",
       "t",
+      "UploadedFile",
     ],
     types: [
       "PublishOptions",

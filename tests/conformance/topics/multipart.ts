@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import * as v from "valibot";
-import { defineEndpoint, t } from "../../../src/mod.ts";
+import { defineEndpoint, t, type UploadedFile } from "../../../src/mod.ts";
 import type { Client } from "../client.ts";
 import type { Topic } from "../suite.ts";
 
@@ -25,6 +25,7 @@ const Upload = defineEndpoint({
       count: form.count,
       avatar: form.avatar && {
         name: form.avatar.name,
+        rawName: (form.avatar as UploadedFile).rawName,
         type: form.avatar.type,
         text: await form.avatar.text(),
       },
@@ -158,6 +159,39 @@ const CORPUS: readonly {
     message: /"avatar" must be a file/,
   },
   {
+    name: "two Content-Disposition headers in one part",
+    body: () =>
+      field("title", "x") +
+      part(
+        'Content-Disposition: form-data; name="avatar"; filename="a.png"\r\nContent-Disposition: form-data; name="title"\r\nContent-Type: image/png',
+        "x",
+      ) +
+      END,
+    status: 400,
+    message: /two Content-Disposition headers/,
+  },
+  {
+    name: "filename* that says another name than filename",
+    body: () =>
+      field("title", "x") +
+      part(
+        'Content-Disposition: form-data; name="avatar"; filename="a.png"; filename*=UTF-8\'\'evil.php\r\nContent-Type: image/png',
+        "x",
+      ) +
+      END,
+    status: 400,
+    message: /filename and filename\* disagree/,
+  },
+  {
+    name: "a Content-Disposition parameter given twice",
+    body: () =>
+      field("title", "x") +
+      part('Content-Disposition: form-data; name="avatar"; name="title"; filename="a.png"', "x") +
+      END,
+    status: 400,
+    message: /gives name twice/,
+  },
+  {
     name: "a file over its maxSize",
     body: () =>
       field("title", "x") +
@@ -266,6 +300,31 @@ export const multipart: Topic = {
   },
   cases: [
     {
+      name: "a file's name is a safe base name; the name the client sent stays available",
+      async run(c) {
+        const names: [string, string][] = [
+          ["../../etc/passwd.png", "passwd.png"],
+          ["/var/www/shell.png", "shell.png"],
+          ["C:\\Users\\me\\photo.png", "photo.png"],
+          ["nul\u0000byte.png", "nulbyte.png"],
+          ["..", ""],
+        ];
+        for (const [raw, safe] of names) {
+          const body =
+            field("title", "x") +
+            part(
+              `Content-Disposition: form-data; name="avatar"; filename="${raw.replace(/["\\]/g, "\\$&")}"\r\nContent-Type: image/png`,
+              "PNG",
+            ) +
+            END;
+          const res = await c.fetch("/mp/upload", { method: "POST", body, headers: CT });
+          assert.equal(res.status, 200, raw);
+          const avatar = ((await res.json()) as { avatar: { name: string; rawName: string } }).avatar;
+          assert.deepEqual([avatar.name, avatar.rawName], [safe, raw]);
+        }
+      },
+    },
+    {
       name: "fields, nested groups and files (a browser's FormData) reach the endpoint typed",
       async run(c) {
         const form = new FormData();
@@ -280,7 +339,7 @@ export const multipart: Topic = {
         assert.deepEqual(await res.json(), {
           title: "Holiday",
           count: 3,
-          avatar: { name: "me.png", type: "image/png", text: "PNG" },
+          avatar: { name: "me.png", rawName: "me.png", type: "image/png", text: "PNG" },
           docs: [
             ["a.txt", 4],
             ["b.txt", 2],
