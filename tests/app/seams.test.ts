@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { csrf, etag, type LogEntry, logger, timeout } from "../../src/middleware/mod.ts";
-import { createApp } from "../../src/mod.ts";
+import { createApp, defineEndpoint, t } from "../../src/mod.ts";
 import { TopicHub } from "../../src/pubsub/hub.ts";
 
 test("route('WS', …) is an ordinary HTTP route; websocket routes come only from ws()", async () => {
@@ -128,4 +128,23 @@ test("a timed-out handler's headers (its Set-Cookie) do not reach the 503; the m
   assert.equal(response.headers.get("set-cookie"), null);
   assert.equal(response.headers.get("x-handler"), null);
   assert.equal(response.headers.get("x-frame-options"), "DENY");
+});
+
+test("a cast failure quotes the client's text cut to 64 characters, escaped in the HTML page", async () => {
+  const app = createApp();
+  app.get("/n/:id", defineEndpoint({ params: { path: { id: t.int32() } }, call: () => {} }));
+  const long = `%3Cscript%3Ealert(1)%3C%2Fscript%3E${"x".repeat(100)}`;
+  const page = await (await app.request(`/n/${long}`, { headers: { accept: "text/html" } })).text();
+  assert.match(
+    page,
+    /cannot be cast from &quot;&lt;script&gt;alert\(1\)&lt;\/script&gt;x{39}…&quot; to Int32/,
+  );
+  assert.doesNotMatch(page, /<script>alert/);
+  const json = (await (
+    await app.request(`/n/${long}`, { headers: { accept: "application/json" } })
+  ).json()) as { error: { message: string } };
+  assert.equal(
+    json.error.message,
+    `Path parameter "id" cannot be cast from "<script>alert(1)</script>${"x".repeat(39)}…" to Int32`,
+  );
 });
