@@ -267,14 +267,17 @@ export const seams: Topic = {
               resolve(got);
             }
           });
-          let failure: Error | undefined;
-          socket.on("error", (error) => {
-            failure = error;
+          let answeredAt: number | undefined;
+          socket.on("data", () => {
+            answeredAt ??= Date.now();
           });
-          // Closed at once is an answer too; a reset after a wait (0.2 on Node, ~6 s) is not.
+          socket.on("error", () => {});
+          // Closed (or reset, as Miniflare's proxy does) at once after the answer is an answer too; a
+          // reset after a wait (0.2 on Node: ~6 s) is a stuck connection.
           socket.on("close", () => {
             clearTimeout(timer);
-            if (failure !== undefined) reject(failure);
+            const waited = answeredAt === undefined ? Number.POSITIVE_INFINITY : Date.now() - answeredAt;
+            if (waited > 3000) reject(new Error(`the connection ended ${waited} ms after the answer`));
             else resolve(`${got}[closed]`);
           });
           socket.write(
