@@ -97,7 +97,7 @@ function lastTry(state: AppState, ctx: Context): Response {
  * modified: it may be shared between requests), or the view rendered by `Accept`, or the written
  * body; with the request id, and without a body for HEAD.
  */
-export function buildResponse(ctx: Context, idHeader: string, toTransform = false): Response {
+function buildResponse(ctx: Context, idHeader: string, toTransform = false): Response {
   const state = ctx.response;
   const head = !toTransform && ctx.request.method === "HEAD";
   if (state.raw !== undefined) return fromReturned(state.raw, ctx, idHeader, head);

@@ -101,7 +101,8 @@ export class Context<TEnv = RegisteredEnv> {
    * what the request left behind (a streamed upload the handler never read).
    */
   whenHandedOver(callback: (response: Response) => void): void {
-    (this.#handedOver ??= []).push(callback);
+    if (this.#handedOver === undefined) this.#handedOver = [callback];
+    else this.#handedOver.push(callback);
   }
 
   /**

@@ -74,7 +74,7 @@ export function isHttpError(value: unknown): value is HttpError {
 }
 
 /** Marks every HttpError so that {@link isHttpError} recognises errors from another copy of the module. */
-export const httpErrorMark: unique symbol = Symbol.for("portico.http-error");
+const httpErrorMark: unique symbol = Symbol.for("portico.http-error");
 Object.defineProperty(HttpError.prototype, httpErrorMark, { value: true });
 
 /** 404: no route for the path. */

@@ -93,7 +93,7 @@ export function paramMessage(source: ParamSource, path: readonly string[], text:
 }
 
 /** Renders a parameter path as the client wrote it: `user[age]` in query/form, `user.email` in JSON. */
-export function renderPath(source: ParamSource, path: readonly string[]): string {
+function renderPath(source: ParamSource, path: readonly string[]): string {
   if (path.length === 0) return "";
   if (source === "json") {
     let out = path[0]!;

@@ -7,7 +7,7 @@ const HTML_ESCAPES: Record<string, string> = {
 };
 
 /** Escapes text for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 

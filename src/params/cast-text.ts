@@ -11,7 +11,7 @@ export function isCastText(message: string): boolean {
 }
 
 /** A short, safe rendering of a client's value for a message. */
-export function show(input: unknown): string {
+function show(input: unknown): string {
   if (typeof input === "string") return JSON.stringify(input.length > 64 ? `${input.slice(0, 64)}…` : input);
   if (typeof input === "number" || typeof input === "boolean" || typeof input === "bigint")
     return String(input);

@@ -3,7 +3,7 @@ import { isGroup, type NestedGroup, type NestedValue } from "./parse-nested.ts";
 import { CAST_FAILED, type GroupPlan, type Plan } from "./plan.ts";
 
 /** A value whose cast failed: the client's text and the type it was meant to be. */
-export interface FailedCast {
+interface FailedCast {
   readonly input: string;
   readonly typeName: string;
 }

@@ -127,7 +127,7 @@ export function validateSource(
 }
 
 /** The most issues a parameter error reports; validation stops soon after. */
-export const MAX_ISSUES = 20;
+const MAX_ISSUES = 20;
 
 // A 1 MiB body of 500,000 wrong items would otherwise keep the event loop for a second and answer
 // with 60 MiB of issues. valibot reads the config's `lang` once per issue it adds, and `abortEarly`

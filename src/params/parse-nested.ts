@@ -3,7 +3,7 @@ import { type ParamSource, paramMessage, paramsError } from "../errors/param-err
 import { FORBIDDEN_KEYS } from "./t.ts";
 
 /** A single value: text, or a file of a multipart form. */
-export type NestedLeaf = string | Blob | { readonly stream: () => ReadableStream<Uint8Array> };
+type NestedLeaf = string | Blob | { readonly stream: () => ReadableStream<Uint8Array> };
 
 /** A value parsed from a query or form: a single value, repeated values, or a nested group. */
 export type NestedValue = NestedLeaf | NestedValue[] | NestedGroup;

@@ -79,7 +79,7 @@ export function compileParams(declaration: ParamsDeclaration): CompiledParams {
  * Parses every declared source, in order path, query, form, json; the first failing source throws.
  * Path and query parse synchronously, so params without a body are returned without a promise.
  */
-export function parseParams(
+function parseParams(
   compiled: CompiledParams,
   ctx: Context,
 ): Record<string, unknown> | Promise<Record<string, unknown>> {

@@ -91,7 +91,7 @@ export function readPartHead(block: Uint8Array, maxLines: number): PartHead {
  * A file name safe to join to a directory: the last segment after `/` or `\`, without control
  * characters or NUL, and never `.` or `..` (those become empty).
  */
-export function safeFileName(raw: string): string {
+function safeFileName(raw: string): string {
   const base = raw.slice(Math.max(raw.lastIndexOf("/"), raw.lastIndexOf("\\")) + 1);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes.
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();

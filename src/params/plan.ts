@@ -3,7 +3,7 @@ import { isForeignSchema } from "./standard-schema.ts";
 import { FORBIDDEN_KEYS } from "./t.ts";
 
 /** Casts a source string to the declared type; returns {@link CAST_FAILED} when it cannot. */
-export type Caster = (text: string) => unknown;
+type Caster = (text: string) => unknown;
 
 /** What a caster returns for a string it cannot cast. */
 export const CAST_FAILED: unique symbol = Symbol("cast failed");
@@ -12,7 +12,7 @@ export const CAST_FAILED: unique symbol = Symbol("cast failed");
 export type Plan = ScalarPlan | ArrayPlan | GroupPlan;
 
 /** A single value. */
-export interface ScalarPlan {
+interface ScalarPlan {
   readonly kind: "scalar";
   readonly optional: boolean;
   /** The type's name in messages. */
@@ -26,7 +26,7 @@ export interface ScalarPlan {
 }
 
 /** An array of values. */
-export interface ArrayPlan {
+interface ArrayPlan {
   readonly kind: "array";
   readonly optional: boolean;
   readonly item: Plan;
@@ -40,7 +40,7 @@ export interface GroupPlan {
 }
 
 /** One field of a group: its name in the output, the key it is read from, and its plan. */
-export interface FieldPlan {
+interface FieldPlan {
   readonly field: string;
   readonly key: string;
   readonly plan: Plan;
@@ -84,7 +84,7 @@ export function planOf(schema: object): Plan {
 }
 
 /** The plan of a group's entries (the valibot object entries, keys as declared). */
-export function groupPlan(entries: Readonly<Record<string, object>>, optional: boolean): GroupPlan {
+function groupPlan(entries: Readonly<Record<string, object>>, optional: boolean): GroupPlan {
   const fields: FieldPlan[] = [];
   for (const [field, schema] of Object.entries(entries)) {
     fields.push({ field, key: keyOf(schema) ?? field, plan: planOf(schema) });

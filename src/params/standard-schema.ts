@@ -29,7 +29,7 @@ const wrapped = new WeakMap<object, ForeignSchema>();
  * validated synchronously, its issues turned into valibot issues that carry only the library's
  * message (without the value it echoes, such as arktype's `(was …)`) and the path.
  */
-export function fromStandardSchema(schema: StandardSchemaV1): ForeignSchema {
+function fromStandardSchema(schema: StandardSchemaV1): ForeignSchema {
   const known = wrapped.get(schema);
   if (known !== undefined) return known;
   const props = schema["~standard"];

@@ -206,7 +206,7 @@ export interface BodySpec<
 }
 
 /** Marks body specs. */
-export const bodyMark: unique symbol = Symbol.for("portico.body-spec");
+const bodyMark: unique symbol = Symbol.for("portico.body-spec");
 
 /**
  * Declares a form or JSON source with options.

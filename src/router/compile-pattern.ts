@@ -219,5 +219,3 @@ function superLinear(pattern: string, ambiguity: Ambiguity, names: readonly stri
 function describe(name: string): string {
   return /^\d+$/.test(name) ? `group ${name}` : `:${name}`;
 }
-
-export { PatternError };

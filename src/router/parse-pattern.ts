@@ -3,7 +3,7 @@
 // routes mean the same on every runtime whatever its own URLPattern does.
 
 /** How often a part may occur. */
-export type Modifier = "" | "?" | "*" | "+";
+type Modifier = "" | "?" | "*" | "+";
 
 /** A piece of a pattern: fixed text, or a group that captures. */
 export type Part =
@@ -53,7 +53,7 @@ export function parsePattern(input: string, encode: (text: string) => string): P
   const takeModifier = (): Token | undefined => take("modifier") ?? take("asterisk");
   const takeRegexpOrWildcard = (name: Token | undefined): Token | undefined =>
     take("regexp") ?? (name === undefined ? take("asterisk") : undefined);
-  const require = (type: TokenType): void => {
+  const expectToken = (type: TokenType): void => {
     if (take(type) === undefined) {
       const found = tokens[index]!;
       throw new PatternError(`unexpected ${describe(found)} at ${found.index}, expected ${type}`);
@@ -127,12 +127,12 @@ export function parsePattern(input: string, encode: (text: string) => string): P
       const groupName = take("name");
       const groupRegexp = takeRegexpOrWildcard(groupName);
       const suffix = takeText();
-      require("close");
+      expectToken("close");
       addPart(prefix, groupName, groupRegexp, suffix, takeModifier());
       continue;
     }
     flushPending();
-    require("end");
+    expectToken("end");
   }
   return parts;
 }

@@ -220,7 +220,7 @@ export class RouteTable<TRoute> {
 }
 
 /** Strips trailing slashes (the root becomes the empty string). */
-export function trimTrailingSlashes(path: string): string {
+function trimTrailingSlashes(path: string): string {
   let end = path.length;
   while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
   return end === path.length ? path : path.slice(0, end);

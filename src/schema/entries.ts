@@ -57,8 +57,3 @@ export type InferDeclaration<TDeclaration> = TDeclaration extends AnySchema
     : TDeclaration extends Entries
       ? InferEntries<TDeclaration>
       : never;
-
-/** True when a value is a valibot schema (rather than a plain object of entries). */
-export function isSchema(value: unknown): value is AnySchema {
-  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "schema";
-}

@@ -15,7 +15,7 @@ export interface CompiledRenderer {
 }
 
 /** The renderers of a view, compiled. */
-export interface ViewDefinition {
+interface ViewDefinition {
   /** The renderers in declaration order; the first is the default. */
   readonly renderers: readonly CompiledRenderer[];
   /** The media types, in the same order (what content negotiation chooses from). */

@@ -16,7 +16,7 @@ const encoder = new TextEncoder();
 // Normal closure, and the protocol codes Portico itself sends (going away, policy, too big, error).
 const SENDABLE_CODES = new Set([1000, 1001, 1008, 1009, 1011]);
 /** The close code for a peer that sends faster, or reads slower, than the limits allow. */
-export const BACKPRESSURE_CLOSE_CODE = 1008;
+const BACKPRESSURE_CLOSE_CODE = 1008;
 
 /**
  * The runtime-neutral socket handed to handlers. Shims feed it what their runtime reports
