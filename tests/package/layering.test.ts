@@ -3,25 +3,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { LAYERS } from "./layers.ts";
 
 // Imports go one way (ARCHITECTURE.md): a module imports from its own folder or from a lower layer,
 // never from a higher one or from a sibling on its layer. Shared contracts live low.
 // No exception: the core reaches a runtime through `src/runtime/runtime.ts` only, and the adapters
 // (the top layer) implement it; root modules (`mod.ts`, `create-app.ts`) compose and may import anything.
-const LAYERS: readonly (readonly string[])[] = [
-  ["http", "schema", "fast-path", "runtime"],
-  ["view"],
-  ["context"],
-  ["pubsub"],
-  ["errors"],
-  ["params"],
-  ["endpoint", "ws"],
-  ["router"],
-  ["app"],
-  ["cookie", "sse", "middleware", "openapi"],
-  ["client"],
-  ["adapters"],
-];
 const layerOf = (file: string): string => (file.includes("/") ? file.split("/")[0]! : "(root)");
 
 const src = fileURLToPath(new URL("../../src/", import.meta.url));
