@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import "./settings.ts";
 import * as v from "valibot";
 import { t } from "../../src/mod.ts";
 import { compileFastValidator, UNSURE } from "../../src/params/fast-validate.ts";

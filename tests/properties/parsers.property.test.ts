@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import "./settings.ts";
 import { defaultLimits } from "../../src/context/limits.ts";
 import { ParamsError } from "../../src/errors/param-errors.ts";
 import { pickMediaType } from "../../src/http/accept.ts";

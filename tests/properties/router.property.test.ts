@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import "./settings.ts";
 import { PathParamsError } from "../../src/errors/param-errors.ts";
 import { createApp } from "../../src/mod.ts";
 import { compilePattern, compileStandard } from "../../src/router/compile-pattern.ts";

@@ -6,8 +6,8 @@ import { after, before, describe, test } from "node:test";
 import type { api } from "../../examples/api/app.ts";
 import { document } from "../../examples/api/app.ts";
 import { createClient } from "../../src/client/mod.ts";
-import { root, startProcess, startWorker } from "../runtimes/processes.ts";
-import { nodeBin } from "../runtimes/targets.ts";
+import { root, startProcess, startWorker } from "./processes.ts";
+import { nodeBin } from "./targets.ts";
 
 const deno = join(root, "node_modules", ".bin", "deno");
 const bun = join(root, ".runtimes", "node_modules", ".bin", "bun");

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { openMember } from "../conformance/client.ts";
-import { until } from "../pubsub/brokers.ts";
-import { root, type StartedWorker, startWorker } from "../runtimes/processes.ts";
+import { until } from "../services/brokers.ts";
+import { root, type StartedWorker, startWorker } from "./processes.ts";
 
 const member = (origin: string, room: string, name: string) =>
   openMember(`${origin}/chat/${room}?name=${name}`, false);

@@ -14,7 +14,7 @@ const join_ = (origin: string, room: string): Promise<Member> => openMember(`${o
 
 const bun = join(root, ".runtimes", "node_modules", ".bin", "bun");
 const deno = join(root, "node_modules", ".bin", "deno");
-const entry = "tests/pubsub/instance.ts";
+const entry = "tests/services/instance.ts";
 
 for (const broker of BROKERS)
   describe(`topics over ${broker.name}, across Node 24, Bun and Deno`, () => {

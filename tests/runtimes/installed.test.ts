@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
 import { serverClient, wsSession } from "../conformance/client.ts";
-import { root, type StartedProcess, startProcess, startWorker } from "../runtimes/processes.ts";
-import { nodeBin } from "../runtimes/targets.ts";
+import { root, type StartedProcess, startProcess, startWorker } from "./processes.ts";
+import { nodeBin } from "./targets.ts";
 
 // Portico as users get it: `npm pack`, installed from the tarball into a fresh project outside the
 // repository (dependencies from the local npm cache), then the same small app — a route, an endpoint
