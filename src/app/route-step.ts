@@ -32,9 +32,11 @@ export function routeStep(
     checkPathKeys(handler[pathKeysKey], names, method, pattern);
   if (isConnectable(handler) || method === WS_METHOD) {
     const ws = handler as WsHandler<never>;
-    return (ctx) => upgrade(ctx, ws, state.logger, state.hub);
+    return notGuardedByBefore(state, `websocket ${pattern}`, scopes, (ctx) =>
+      upgrade(ctx, ws, state.logger, state.hub),
+    );
   }
-  if (!isRunnable(handler)) return handler as Terminal;
+  if (!isRunnable(handler)) return notGuardedByBefore(state, `${method} ${pattern}`, scopes, handler as Terminal);
   const runWithHooks = withNamespaceCallbacks(handler, scopes);
   const where = `${method} ${pattern}`;
   let warned = false;
@@ -71,6 +73,31 @@ function withNamespaceCallbacks(
       run = before.length + after.length === 0 ? endpoint[runKey] : endpoint[hooksKey](before, after);
     }
     return run;
+  };
+}
+
+// Namespace `before` callbacks run for endpoints only: a block or websocket route under a namespace
+// that has some is said once (at its first request, as callbacks may be added after the routes), since
+// a guard written there leaves it open. `r.use()` guards every route.
+function notGuardedByBefore(
+  state: AppState,
+  where: string,
+  scopes: readonly Scope[],
+  step: Terminal,
+): Terminal {
+  if (state.logger.warn === undefined) return step;
+  let checked = false;
+  return (ctx) => {
+    if (!checked) {
+      checked = true;
+      if (scopes.some((scope) => scope.before.length > 0)) {
+        state.logger.warn?.(
+          `[portico] ${where} is not an endpoint: its namespace's before() callbacks do not run for it. ` +
+            "Guard it with r.use(), which runs for every route.",
+        );
+      }
+    }
+    return step(ctx);
   };
 }
 

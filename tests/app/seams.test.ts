@@ -148,3 +148,37 @@ test("a cast failure quotes the client's text cut to 64 characters, escaped in t
     `Path parameter "id" cannot be cast from "<script>alert(1)</script>${"x".repeat(39)}…" to Int32`,
   );
 });
+
+test("a namespace guard written with r.use() covers blocks and websockets; before() ones are said not to", async () => {
+  const warnings: string[] = [];
+  const app = createApp({ logger: { error: () => {}, warn: (message) => warnings.push(message) } });
+  app.on("/api", (r) => {
+    r.use((ctx, next) =>
+      ctx.request.headers.get("authorization") === "ok" ? next() : new Response(null, { status: 401 }),
+    );
+    r.get("/block", (ctx) => {
+      ctx.response.write("open?");
+    });
+    r.ws("/live", (socket) => socket.close());
+  });
+  app.on("/old", (r) => {
+    r.before((ep) => {
+      if (ep.context.request.headers.get("authorization") !== "ok") throw new Error("no");
+    });
+    r.get("/block", (ctx) => {
+      ctx.response.write("open");
+    });
+  });
+  assert.equal((await app.request("/api/block")).status, 401);
+  const upgrade = { upgrade: "websocket", connection: "Upgrade", "sec-websocket-version": "13" };
+  assert.equal((await app.request("/api/live", { headers: upgrade })).status, 401);
+  assert.equal((await app.request("/api/block", { headers: { authorization: "ok" } })).status, 200);
+  assert.deepEqual(warnings, []);
+  await app.request("/old/block");
+  await app.request("/old/block");
+  assert.equal(warnings.length, 1);
+  assert.match(
+    warnings[0]!,
+    /GET \/old\/block is not an endpoint: its namespace's before\(\) callbacks do not run/,
+  );
+});
