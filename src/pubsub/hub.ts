@@ -57,6 +57,8 @@ export class TopicHub {
   readonly #topics = new Map<string, Members>();
   readonly #driver: PubSubDriver | undefined;
   readonly #report: (error: unknown) => void;
+  // Each subscriber's topics, so that leaving costs its own topics only.
+  readonly #joined = new WeakMap<Subscriber, Set<string>>();
   readonly #reportLocal: (error: unknown) => void;
   #instance: string | undefined;
   /** Counters. */
@@ -99,6 +101,9 @@ export class TopicHub {
       members.native.add(subscriber);
       subscriber.native.subscribe(topic);
     }
+    const joined = this.#joined.get(subscriber);
+    if (joined === undefined) this.#joined.set(subscriber, new Set([topic]));
+    else joined.add(topic);
   }
 
   /** Removes a subscriber from a topic. */
@@ -112,6 +117,7 @@ export class TopicHub {
         // The runtime already dropped a closed socket's topics.
       }
     } else if (!members.own.delete(subscriber)) return;
+    this.#joined.get(subscriber)?.delete(topic);
     if (members.own.size > 0 || members.native.size > 0) return;
     this.#topics.delete(topic);
     this.#call(() => this.#driver?.unsubscribe(topic));
@@ -120,13 +126,13 @@ export class TopicHub {
   /** Removes a subscriber from every topic (its socket closed). */
   leave(subscriber: Subscriber): void {
     for (const topic of this.topicsOf(subscriber)) this.unsubscribe(subscriber, topic);
+    this.#joined.delete(subscriber);
   }
 
-  /** The topics a subscriber is in. */
+  /** The topics a subscriber is in (its own record: a closing socket costs its topics, not the hub's). */
   topicsOf(subscriber: Subscriber): string[] {
-    return [...this.#topics]
-      .filter(([, members]) => members.own.has(subscriber) || members.native.has(subscriber))
-      .map(([topic]) => topic);
+    const joined = this.#joined.get(subscriber);
+    return joined === undefined ? [] : [...joined];
   }
 
   /** Delivers to this instance's subscribers (but `except`) and sends it to the other instances. */

@@ -42,6 +42,9 @@ function token(topic: string): string {
 export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
   const prefix = options.prefix ?? "portico";
   const subscriptions = new Map<string, Subscription>();
+  // The topics wanted now: an unsubscribe that comes while the connection is still being made wins
+  // over the subscribe waiting for it.
+  const wanted = new Set<string>();
   let connection: Promise<NatsConnection> | undefined;
   let connected = false;
   let receive: (topic: string, frame: Uint8Array) => void = () => {};
@@ -69,8 +72,9 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
       }, report);
     },
     async subscribe(topic) {
+      wanted.add(topic);
       const nc = await connection!;
-      if (subscriptions.has(topic)) return;
+      if (!wanted.has(topic) || subscriptions.has(topic)) return;
       subscriptions.set(
         topic,
         nc.subscribe(`${prefix}.${token(topic)}`, {
@@ -81,6 +85,7 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
       );
     },
     unsubscribe(topic) {
+      wanted.delete(topic);
       subscriptions.get(topic)?.unsubscribe();
       subscriptions.delete(topic);
     },

@@ -182,3 +182,25 @@ test("a namespace guard written with r.use() covers blocks and websockets; befor
     /GET \/old\/block is not an endpoint: its namespace's before\(\) callbacks do not run/,
   );
 });
+
+test("a subscriber's topics are its own record: leaving drops exactly them", () => {
+  const hub = new TopicHub(undefined, () => {});
+  const others = Array.from({ length: 50 }, () => ({ send() {} }));
+  others.forEach((other, i) => hub.subscribe(other, `topic-${i}`));
+  const socket = {
+    got: [] as unknown[],
+    send(message: unknown) {
+      this.got.push(message);
+    },
+  };
+  hub.subscribe(socket, "topic-3");
+  hub.subscribe(socket, "mine");
+  hub.unsubscribe(socket, "topic-3");
+  assert.deepEqual(hub.topicsOf(socket), ["mine"]);
+  hub.leave(socket);
+  assert.deepEqual(hub.topicsOf(socket), []);
+  hub.publish("mine", "after");
+  hub.publish("topic-3", "others");
+  assert.deepEqual(socket.got, []);
+  assert.deepEqual(hub.topicsOf(others[3]!), ["topic-3"]);
+});

@@ -15,14 +15,20 @@ export interface Broker {
   env(port: number): Record<string, string>;
 }
 
-/** A free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+/**
+ * A free loopback port below 32768: the ephemeral range starts there, so a port the system handed out
+ * could be taken by a client socket before the broker binds it.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 function startBroker(command: string, args: string[], ready: string): Promise<ChildProcess> {
