@@ -2,8 +2,9 @@
 // NATS; a client on each; cross-instance delivery latency (p50/p99) and messages per second, with 1,
 // 100 and 10,000 topics subscribed. Writes PUBSUB.md. (Memory per idle websocket: bench/idle-sockets.ts.)
 //   npx tsx bench/pubsub.ts
-import { BROKERS, freePort, stopBroker } from "../tests/services/brokers.ts";
+
 import { startProcess } from "../tests/runtimes/processes.ts";
+import { BROKERS, freePort, stopBroker } from "../tests/services/brokers.ts";
 import { openReady } from "./measure.ts";
 import { writePage } from "./report.ts";
 

@@ -36,7 +36,8 @@ export function routeStep(
       upgrade(ctx, ws, state.logger, state.hub),
     );
   }
-  if (!isRunnable(handler)) return notGuardedByBefore(state, `${method} ${pattern}`, scopes, handler as Terminal);
+  if (!isRunnable(handler))
+    return notGuardedByBefore(state, `${method} ${pattern}`, scopes, handler as Terminal);
   const runWithHooks = withNamespaceCallbacks(handler, scopes);
   const where = `${method} ${pattern}`;
   let warned = false;

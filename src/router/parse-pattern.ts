@@ -34,7 +34,7 @@ const NAME_START = /^[$_\p{ID_Start}]$/u;
 const NAME_PART = /^(?:[$_\p{ID_Continue}]|\u200C|\u200D)$/u;
 
 /** A pattern the syntax refuses. */
-export class PatternError extends TypeError {}
+class PatternError extends TypeError {}
 
 /**
  * Parses a pathname pattern into parts; fixed text is canonicalised with `encode` (as the standard's

@@ -186,7 +186,7 @@ test("a namespace guard written with r.use() covers blocks and websockets; befor
 test("a subscriber's topics are its own record: leaving drops exactly them", () => {
   const hub = new TopicHub(undefined, () => {});
   const others = Array.from({ length: 50 }, () => ({ send() {} }));
-  others.forEach((other, i) => hub.subscribe(other, `topic-${i}`));
+  for (const [i, other] of others.entries()) hub.subscribe(other, `topic-${i}`);
   const socket = {
     got: [] as unknown[],
     send(message: unknown) {
