@@ -13,7 +13,9 @@ export type TopicMessage = string | Uint8Array;
  * hub then lets the runtime fan messages out to its sockets.
  */
 export interface NativeTopics {
+  /** The socket receives the topic's messages. */
   subscribe(topic: string): void;
+  /** The socket stops receiving the topic's messages. */
   unsubscribe(topic: string): void;
   /** To the topic's subscribers but this socket. */
   publish(topic: string, message: TopicMessage): void;
@@ -23,8 +25,11 @@ export interface NativeTopics {
 
 /** What a runtime's websocket must offer for Portico to drive it. */
 export interface SocketTransport {
+  /** Sends text or bytes. */
   send(data: string | Uint8Array): void;
+  /** Closes the connection with a code and a reason. */
   close(code: number, reason: string): void;
+  /** 0 connecting, 1 open, 2 closing, 3 closed. */
   readonly readyState: number;
   /** Bytes queued by `send` and not yet handed to the network. */
   readonly bufferedAmount: number;
