@@ -9,8 +9,8 @@ import {
   runKey,
   type WsHandler,
 } from "../context/handler.ts";
-import { callbackEpoch, type Scope } from "../router/create-router.ts";
 import { WS_METHOD } from "../router/route-table.ts";
+import { callbackEpoch, type Scope } from "../router/scope.ts";
 import { isView } from "../view/define-view.ts";
 import { upgrade } from "../ws/upgrade.ts";
 import type { AppState } from "./app-state.ts";

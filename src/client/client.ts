@@ -275,14 +275,12 @@ function encodeForm(value: unknown, files = true): URLSearchParams | FormData {
 function encodeValue(value: unknown, multiSegment: boolean): string {
   const text = scalar(value);
   const segments = multiSegment ? text.split("/") : [text];
-  for (const segment of segments) {
-    if (segment === "" || segment === "." || segment === "..") {
-      throw new TypeError(
-        `The path value ${JSON.stringify(text.slice(0, 100))} cannot be sent: ${
-          segment === "" ? "it has an empty segment" : "it has a dot segment"
-        }, which would change the path`,
-      );
-    }
+  const bad = segments.find((segment) => segment === "" || segment === "." || segment === "..");
+  if (bad !== undefined) {
+    const what = bad === "" ? "an empty segment" : "a dot segment";
+    throw new TypeError(
+      `The path value ${JSON.stringify(text.slice(0, 100))} has ${what}: it would change the path`,
+    );
   }
   return segments.map(encodeURIComponent).join("/");
 }

@@ -1,48 +1,23 @@
 import { HttpError, payloadTooLargeError } from "../errors/http-error.ts";
 import { bodyError, paramMessage } from "../errors/param-errors.ts";
 import { ByteBuffer } from "../http/byte-buffer.ts";
-import { fieldError, type PartHead, readPartHead, UploadedFile } from "./part-head.ts";
-
-export { fieldError, type PartHead } from "./part-head.ts";
+import { indexOf, indexOfHeaderEnd } from "./byte-search.ts";
+import { drain, read } from "./form-reader.ts";
+import {
+  fieldError,
+  type MultipartLimits,
+  type PartHead,
+  type PartPlan,
+  type PartSink,
+  readPartHead,
+  UploadedFile,
+} from "./part-head.ts";
 
 // A streaming `multipart/form-data` reader (RFC 7578 over RFC 2046). Every limit is enforced as the
 // bytes arrive: a part's headers (size and count), each field's size, each file's size and type, the
 // number of files, and the body's total — and an undeclared file is refused as soon as its headers are
 // read, before its content. Nothing is buffered but the current field or file (or nothing, for a file
 // streamed to the handler).
-
-/** What to do with a part, decided from its headers (or a thrown error that refuses the request). */
-export type PartPlan =
-  | { readonly kind: "field" }
-  | { readonly kind: "file"; readonly maxSize: number; readonly stream: boolean };
-
-/** The bounds of one multipart body. */
-export interface MultipartLimits {
-  /** The whole body, in bytes (413 past it). */
-  readonly bodySize: number;
-  /** Text fields (400 past it). */
-  readonly fields: number;
-  /** File parts (400 past it). */
-  readonly files: number;
-  /** One text field, in bytes (413 past it). */
-  readonly fieldSize: number;
-  /** One part's header block, in bytes (400 past it). */
-  readonly headerSize: number;
-  /** Header lines in one part (400 past it). */
-  readonly headerLines: number;
-}
-
-/** Where the parts go. */
-export interface PartSink {
-  /** Decides what a part is (throws to refuse it). */
-  plan(head: PartHead): PartPlan;
-  /** A complete text field. */
-  field(head: PartHead, value: string): void;
-  /** A complete buffered file. */
-  file(head: PartHead, value: File): void;
-  /** A streamed file: its content follows as the stream is read; it must be the body's last part. */
-  stream(head: PartHead, content: ReadableStream<Uint8Array>): void;
-}
 
 const CR = 13;
 const LF = 10;
@@ -51,16 +26,6 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 // Whitespace allowed after a boundary (RFC 2046's transport padding; senders write none or a few).
 const MAX_PADDING = 1024;
-const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
-
-/** The boundary of a `multipart/form-data` Content-Type, or a 400 that says what is wrong. */
-export function boundaryOf(contentType: string): string {
-  const match = /;\s*boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
-  const boundary = match?.[1] ?? match?.[2];
-  if (!boundary) throw bodyError("form", "Form body is multipart/form-data without a boundary");
-  if (!BOUNDARY.test(boundary)) throw bodyError("form", "Form body has an invalid multipart boundary");
-  return boundary;
-}
 
 type State = "start" | "after-boundary" | "headers" | "body" | "done";
 
@@ -94,31 +59,6 @@ export async function readMultipart(
     if (!(error instanceof HttpError && error.code === 413)) await drain(reader, limits.bodySize - total);
     reader.cancel().catch(() => {});
     throw error;
-  }
-}
-
-// A body the runtime cannot finish reading (the client declared more than it sent, or left) is the
-// client's fault: a 400, as for any body.
-async function read(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
-  try {
-    return await reader.read();
-  } catch {
-    throw bodyError("form", "Form body could not be read to its end");
-  }
-}
-
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, budget: number): Promise<void> {
-  let left = budget;
-  try {
-    while (left > 0) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      left -= value.byteLength;
-    }
-  } catch {
-    // The client went away: nothing to drain.
   }
 }
 
@@ -268,11 +208,9 @@ class Parser {
     this.#size += bytes.byteLength;
     const limit = plan.kind === "file" ? plan.maxSize : this.#limits.fieldSize;
     if (this.#size > limit) {
-      const error = payloadTooLargeError(
-        limit,
-        paramMessage("form", [this.#head!.name], `is larger than ${limit} bytes`),
-      );
-      if (this.#stream) this.#stream.error(error);
+      const text = paramMessage("form", [this.#head!.name], `is larger than ${limit} bytes`);
+      const error = payloadTooLargeError(limit, text);
+      this.#stream?.error(error);
       throw error;
     }
     if (this.#stream) this.#stream.enqueue(bytes.slice());
@@ -311,11 +249,7 @@ class Parser {
       },
       async pull(controller) {
         try {
-          while (
-            parser.#stream !== undefined &&
-            controller.desiredSize !== null &&
-            controller.desiredSize > 0
-          ) {
+          while (parser.#stream !== undefined && (controller.desiredSize ?? 0) > 0) {
             const { done, value } = await read(reader);
             if (done) {
               controller.error(bodyError("form", "Form body is an unterminated multipart body"));
@@ -363,24 +297,4 @@ class Parser {
       throw bodyError("form", "Form body has parts after a streamed file");
     }
   }
-}
-
-// The first index of `needle` in `haystack` from `from`, or -1: candidates by the native indexOf of the
-// first byte, each checked in full (linear: the needle is a CRLF and a boundary of at most 70 bytes).
-function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {
-  const first = needle[0]!;
-  const last = haystack.byteLength - needle.byteLength;
-  for (let i = haystack.indexOf(first, from); i !== -1 && i <= last; i = haystack.indexOf(first, i + 1)) {
-    let j = 1;
-    while (j < needle.byteLength && haystack[i + j] === needle[j]) j++;
-    if (j === needle.byteLength) return i;
-  }
-  return -1;
-}
-
-function indexOfHeaderEnd(data: Uint8Array, from: number): number {
-  for (let i = data.indexOf(CR, from); i !== -1 && i + 3 < data.byteLength; i = data.indexOf(CR, i + 1)) {
-    if (data[i + 1] === LF && data[i + 2] === CR && data[i + 3] === LF) return i;
-  }
-  return -1;
 }

@@ -1,5 +1,6 @@
-// What one multipart part says about itself: its header block, read into a `PartHead` — the form
-// field's name, the file's name (a safe base name, and the one the client sent), its media type.
+// What a multipart body's parts are: the boundary, each part's header block read into a `PartHead`
+// (the form field's name, the file's name — a safe base name, and the one the client sent — its media
+// type), and the contracts between the reader and what it reads into (plans, sinks, limits).
 import { bodyError, type ParamsError, paramMessage, paramsError } from "../errors/param-errors.ts";
 
 /** What one part says about itself. */
@@ -20,6 +21,49 @@ export interface PartHead {
 }
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
+const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
+
+/** What to do with a part, decided from its headers (or a thrown error that refuses the request). */
+export type PartPlan =
+  | { readonly kind: "field" }
+  | { readonly kind: "file"; readonly maxSize: number; readonly stream: boolean };
+
+/** The bounds of one multipart body. */
+export interface MultipartLimits {
+  /** The whole body, in bytes (413 past it). */
+  readonly bodySize: number;
+  /** Text fields (400 past it). */
+  readonly fields: number;
+  /** File parts (400 past it). */
+  readonly files: number;
+  /** One text field, in bytes (413 past it). */
+  readonly fieldSize: number;
+  /** One part's header block, in bytes (400 past it). */
+  readonly headerSize: number;
+  /** Header lines in one part (400 past it). */
+  readonly headerLines: number;
+}
+
+/** Where the parts go. */
+export interface PartSink {
+  /** Decides what a part is (throws to refuse it). */
+  plan(head: PartHead): PartPlan;
+  /** A complete text field. */
+  field(head: PartHead, value: string): void;
+  /** A complete buffered file. */
+  file(head: PartHead, value: File): void;
+  /** A streamed file: its content follows as the stream is read; it must be the body's last part. */
+  stream(head: PartHead, content: ReadableStream<Uint8Array>): void;
+}
+
+/** The boundary of a `multipart/form-data` Content-Type, or a 400 that says what is wrong. */
+export function boundaryOf(contentType: string): string {
+  const match = /;\s*boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
+  const boundary = match?.[1] ?? match?.[2];
+  if (!boundary) throw bodyError("form", "Form body is multipart/form-data without a boundary");
+  if (!BOUNDARY.test(boundary)) throw bodyError("form", "Form body has an invalid multipart boundary");
+  return boundary;
+}
 
 /**
  * A file from a multipart form: `name` is a safe base name (see {@link PartHead.filename}), `rawName`

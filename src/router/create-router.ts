@@ -1,4 +1,4 @@
-import type { Context, RegisteredEnv } from "../context/context.ts";
+import type { RegisteredEnv } from "../context/context.ts";
 import {
   type Handler,
   isConnectable,
@@ -6,46 +6,26 @@ import {
   type Middleware,
   type WsHandler,
 } from "../context/handler.ts";
-import type { EndpointHelpers } from "../endpoint/endpoint-instance.ts";
 import { joinPath } from "./join-path.ts";
 import { ANY_METHOD, WS_METHOD } from "./route-table.ts";
+import {
+  callbackAdded,
+  type NamespaceCallback,
+  NOT_FOUND_METHOD,
+  newScope,
+  type Scope,
+  type ScopeErrorHandler,
+  type ScopeNotFoundHandler,
+} from "./scope.ts";
 
-/**
- * Runs before or after the `call` of every endpoint of a namespace, with the endpoint instance (what
- * every endpoint offers: context, request, headers, status; raise shared errors made by `defineError`).
- */
-export type NamespaceCallback = (ep: EndpointHelpers<unknown>) => unknown;
-
-/** Handles an error thrown under a namespace: a `Response` or a view, or nothing for the next handler out. */
-export type ScopeErrorHandler<TEnv = RegisteredEnv> = (error: unknown, ctx: Context<TEnv>) => unknown;
-
-/** Answers the unmatched paths under a namespace's prefix (the status is preset to 404). */
-export type ScopeNotFoundHandler<TEnv = RegisteredEnv> = (ctx: Context<TEnv>) => unknown;
-
-/** A namespace, router or app: the middleware and hooks around the routes registered under it. */
-export interface Scope {
-  readonly middleware: Middleware<never>[];
-  /** Run before every endpoint's own `before` callbacks (outer namespaces first). */
-  readonly before: NamespaceCallback[];
-  /** Run after `call`, before the endpoint's own `after` callbacks (outer namespaces first). */
-  readonly after: NamespaceCallback[];
-  /** The error handler of this namespace, if it has one. */
-  onError?: ScopeErrorHandler<never> | undefined;
-}
-
-/**
- * How many namespace callbacks were ever added, in any app: an endpoint's route remakes its run only
- * when this moved, instead of counting its scopes' callbacks on every request.
- */
-export let callbackEpoch = 0;
-
-/** The method a namespace's `notFound` is recorded under (never a request's method). */
-export const NOT_FOUND_METHOD = "#not-found";
-
-/** A fresh scope. */
-export function newScope(): Scope {
-  return { middleware: [], before: [], after: [] };
-}
+export {
+  type NamespaceCallback,
+  NOT_FOUND_METHOD,
+  newScope,
+  type Scope,
+  type ScopeErrorHandler,
+  type ScopeNotFoundHandler,
+} from "./scope.ts";
 
 /** A registered route: what runs, and the scopes (outermost first) whose middleware wraps it. */
 export interface RouteRecord {
@@ -229,7 +209,7 @@ export class Router<TEnv = RegisteredEnv> {
   before(callback: NamespaceCallback): this {
     if (typeof callback !== "function") throw new TypeError("before() takes a function (ep) => …");
     this.#own.before.push(callback);
-    callbackEpoch++;
+    callbackAdded();
     return this;
   }
 
@@ -243,7 +223,7 @@ export class Router<TEnv = RegisteredEnv> {
   after(callback: NamespaceCallback): this {
     if (typeof callback !== "function") throw new TypeError("after() takes a function (ep) => …");
     this.#own.after.push(callback);
-    callbackEpoch++;
+    callbackAdded();
     return this;
   }
 

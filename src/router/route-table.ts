@@ -2,14 +2,9 @@ import { type Dictionary, dictionary } from "../context/dictionary.ts";
 import { PathParamsError, paramMessage } from "../errors/param-errors.ts";
 import { type Alternation, type AlternationOption, alternation, matchedOption } from "./alternation.ts";
 import type { CompiledPattern } from "./compile-pattern.ts";
+import { ANY_METHOD, METHOD_ORDER, pick, sortMethods, WS_METHOD } from "./methods.ts";
 
-/**
- * The pseudo-method websocket routes are stored under: not a method token (it holds a space), so no
- * HTTP method, `WS` included, can reach it; only `ws()` and channels register under it.
- */
-export const WS_METHOD = " websocket";
-/** The pseudo-method of `all` routes. */
-export const ANY_METHOD = "*";
+export { ANY_METHOD, WS_METHOD } from "./methods.ts";
 
 /** One route on a pattern: what runs, and the parameter names as that route's pattern spells them. */
 interface Slot<TRoute> {
@@ -44,7 +39,6 @@ export interface RouteMatch<TRoute> {
   readonly params: Dictionary<string>;
 }
 
-const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const NO_PARAMS: Dictionary<string> = Object.freeze(dictionary<string>());
 
 /**
@@ -267,23 +261,6 @@ function joinedFor<TRoute>(bucket: Bucket<TRoute>, method: string): Alternation<
 // A segment's first character and its length, as one number.
 function bucketKey(text: string, start: number, end: number): number {
   return (end - start) * 0x10000 + text.charCodeAt(start);
-}
-
-function pick<TSlot>(routes: Map<string, TSlot>, method: string): TSlot | undefined {
-  return (
-    routes.get(method) ??
-    (method === "HEAD" ? routes.get("GET") : undefined) ??
-    (method === WS_METHOD ? undefined : routes.get(ANY_METHOD))
-  );
-}
-
-function sortMethods(methods: Set<string>): string[] {
-  return [...methods].sort((a, b) => rankMethod(a) - rankMethod(b) || (a < b ? -1 : 1));
-}
-
-function rankMethod(method: string): number {
-  const index = METHOD_ORDER.indexOf(method);
-  return index < 0 ? METHOD_ORDER.length : index;
 }
 
 function insertSorted<TRoute>(list: RouteEntry<TRoute>[], entry: RouteEntry<TRoute>): void {
