@@ -56,6 +56,7 @@ export {
   type ErrorDeclaration,
   type ErrorDeclarations,
   type ErrorOptions,
+  type PayloadEntries,
   type PayloadOf,
 } from "./errors/define-error.ts";
 export { HttpError, isHttpError } from "./errors/http-error.ts";

@@ -21,13 +21,23 @@ export interface ErrorClass<TEntries = undefined> {
   readonly payloadEntries: TEntries | undefined;
 }
 
+/**
+ * What a declared payload must be: entries of schemas. Anything else is a type error at the
+ * declaration that says so (rather than a payload typed `undefined` where it is used).
+ */
+export type PayloadEntries<TEntries> = TEntries extends Entries
+  ? TEntries
+  : {
+      readonly "a declared error's payload is an object of schemas, as { id: t.int32(), reason: v.string() }": never;
+    };
+
 /** How one error is declared (see `errors` in `defineEndpoint`). */
 export type ErrorDeclaration<TEntries = unknown> =
   | number
   | { readonly code: number; readonly message?: string }
   | {
       readonly code: number;
-      readonly payload: TEntries;
+      readonly payload: TEntries & PayloadEntries<TEntries>;
       readonly message?: string | ((payload: PayloadOf<TEntries>) => string);
     }
   | ErrorClass<TEntries>;

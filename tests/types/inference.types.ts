@@ -190,3 +190,26 @@ app.ws("/chat/:room", Chat);
 app.get("/chat", Chat);
 // @ts-expect-error an endpoint is not a websocket handler
 app.ws("/full", Full);
+
+// A declared error's payload is entries of schemas: anything else is refused at the declaration.
+defineEndpoint({
+  errors: {
+    // @ts-expect-error a payload of plain values, not schemas
+    Bad: { code: 422, payload: { field: "oops" } },
+  },
+  call: () => {},
+});
+defineEndpoint({
+  errors: {
+    // @ts-expect-error a schema where entries are expected
+    Bad: { code: 422, payload: v.string() },
+  },
+  call: () => {},
+});
+defineEndpoint({
+  errors: { Fine: { code: 422, payload: { field: v.string() }, message: (p) => p.field } },
+  call: (ep) => {
+    const error = new ep.errors.Fine({ field: "x" });
+    type _payload = Expect<Equal<typeof error.payload, { field: string }>>;
+  },
+});
