@@ -1,8 +1,14 @@
-import { toJsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import { asSchema, isForeignSchema } from "../params/standard-schema.ts";
 import { toObjectSchema } from "../params/t.ts";
+import { optionalPeer } from "../runtime/optional-peer.ts";
 import type { Entries, SourceDeclaration } from "../schema/entries.ts";
+
+const { toJsonSchema } = await optionalPeer(
+  "@valibot/to-json-schema",
+  "portico/openapi",
+  () => import("@valibot/to-json-schema"),
+);
 
 /** A JSON Schema (2020-12), as OpenAPI 3.1 uses it. */
 export type Schema = Record<string, unknown>;

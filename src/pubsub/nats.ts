@@ -15,8 +15,16 @@
  *
  * @module
  */
-import { connect, type NatsConnection, type Subscription } from "@nats-io/transport-node";
+import type { NatsConnection, Subscription } from "@nats-io/transport-node";
+import { optionalPeer } from "../runtime/optional-peer.ts";
+
 import type { PubSubDriver } from "./hub.ts";
+
+const { connect } = await optionalPeer(
+  "@nats-io/transport-node",
+  "portico/pubsub/nats",
+  () => import("@nats-io/transport-node"),
+);
 
 /** Options of {@link natsPubSub}. */
 export interface NatsPubSubOptions {

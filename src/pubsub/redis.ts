@@ -13,8 +13,11 @@
  *
  * @module
  */
-import { createClient } from "redis";
+import { optionalPeer } from "../runtime/optional-peer.ts";
+
 import type { PubSubDriver } from "./hub.ts";
+
+const { createClient } = await optionalPeer("redis", "portico/pubsub/redis", () => import("redis"));
 
 /** Options of {@link redisPubSub}. */
 export interface RedisPubSubOptions {

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { csrf, etag, type LogEntry, logger, timeout } from "../../src/middleware/mod.ts";
 import { createApp, defineEndpoint, t } from "../../src/mod.ts";
 import { TopicHub } from "../../src/pubsub/hub.ts";
+import { optionalPeer } from "../../src/runtime/optional-peer.ts";
 
 test("route('WS', …) is an ordinary HTTP route; websocket routes come only from ws()", async () => {
   const app = createApp();
@@ -203,4 +204,19 @@ test("a subscriber's topics are its own record: leaving drops exactly them", () 
   hub.publish("topic-3", "others");
   assert.deepEqual(socket.got, []);
   assert.deepEqual(hub.topicsOf(others[3]!), ["topic-3"]);
+});
+
+test("an optional peer that is not installed is named, with its install command", async () => {
+  const missing = "portico-no-such-peer";
+  await assert.rejects(
+    optionalPeer(missing, "portico/pubsub/redis", () => import(missing)),
+    new Error(
+      `portico/pubsub/redis needs the package "${missing}" (an optional peer dependency of portico): npm install ${missing}`,
+    ),
+  );
+  // Any other failure of the module passes through as it is.
+  await assert.rejects(
+    optionalPeer("redis", "portico/pubsub/redis", () => Promise.reject(new TypeError("broken inside"))),
+    /broken inside/,
+  );
 });
