@@ -1,4 +1,5 @@
 import type { Context } from "../context/context.ts";
+import { nonceIfAny } from "../context/csp-nonce.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { isErrorStatus, renderError } from "../errors/render-error.ts";
 import type { Scope } from "../router/create-router.ts";
@@ -73,7 +74,8 @@ export function renderDefault(state: AppState, ctx: Context, error: unknown): vo
   }
   const response = ctx.response;
   try {
-    const rendered = renderError(error, ctx.request.headers.get("accept"), ctx.request.id, state.verbose);
+    const accept = ctx.request.headers.get("accept");
+    const rendered = renderError(error, accept, ctx.request.id, state.verbose, nonceIfAny(ctx));
     response.status = rendered.status;
     response.body = rendered.body;
     response.headers.set("content-type", rendered.contentType);

@@ -29,6 +29,7 @@ export function renderError(
   accept: string | null,
   requestId: string,
   verbose: boolean,
+  nonce?: string,
 ): RenderedError {
   const known = isHttpError(error) && isErrorStatus(error.code);
   const shown: HttpError = known ? error : internalError(error, verbose);
@@ -46,7 +47,7 @@ export function renderError(
     if (stack) envelope.stack = stack;
     body = toJSON({ error: envelope });
   } else if (format === 2) {
-    body = htmlPage(title, shown.message, requestId, stack);
+    body = htmlPage(title, shown.message, requestId, stack, nonce);
   } else {
     body = shown.message === undefined ? title : `${title} — ${shown.message}`;
     if (stack) body += `\n\n${stack}`;
@@ -92,8 +93,13 @@ function htmlPage(
   message: string | undefined,
   requestId: string,
   stack: string | undefined,
+  nonce: string | undefined,
 ): string {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>${STYLE}</style></head><body><h1>${title}</h1>${message === undefined ? "" : html`<p>${message}</p>`}${stack === undefined ? "" : html`<pre>${stack}</pre>`}<p><small>Request id: <code>${requestId}</code></small></p></body></html>`
+  // The style carries the request's CSP nonce when a policy made one (secureHeaders with NONCE in
+  // styleSrc): a strict policy then lets it through; without one, the page reads fine unstyled.
+  const style =
+    nonce === undefined ? html`<style>${STYLE}</style>` : html`<style nonce="${nonce}">${STYLE}</style>`;
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${style}</head><body><h1>${title}</h1>${message === undefined ? "" : html`<p>${message}</p>`}${stack === undefined ? "" : html`<pre>${stack}</pre>`}<p><small>Request id: <code>${requestId}</code></small></p></body></html>`
     .value;
 }
 

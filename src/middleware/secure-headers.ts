@@ -1,6 +1,8 @@
 import type { Context } from "../context/context.ts";
+import { cspNonce } from "../context/csp-nonce.ts";
 import type { Middleware } from "../context/handler.ts";
-import { toBase64Url } from "../http/base64.ts";
+
+export { cspNonce } from "../context/csp-nonce.ts";
 
 /** A CSP source: text, or a function of the request (such as {@link NONCE}). */
 export type CspSource = string | ((ctx: Context<unknown>) => string);
@@ -24,22 +26,6 @@ export interface SecureHeadersOptions {
    * (a policy must fit the app). {@link NONCE} adds this request's nonce.
    */
   readonly contentSecurityPolicy?: Readonly<Record<string, readonly CspSource[]>> | false;
-}
-
-const nonces = new WeakMap<object, string>();
-
-/**
- * This request's CSP nonce (base64url, 128 random bits), made on first use: put it on inline scripts,
- * `<script nonce="${cspNonce(ctx)}">`.
- */
-export function cspNonce(ctx: Context<unknown>): string {
-  let nonce = nonces.get(ctx);
-  if (nonce === undefined) {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    nonce = toBase64Url(bytes);
-    nonces.set(ctx, nonce);
-  }
-  return nonce;
 }
 
 /** A CSP source for this request's nonce (`'nonce-…'`), for `contentSecurityPolicy` lists. */

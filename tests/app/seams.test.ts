@@ -2,8 +2,17 @@
 // runtime are in tests/conformance/topics/seams.ts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { csrf, etag, type LogEntry, logger, timeout } from "../../src/middleware/mod.ts";
+import {
+  csrf,
+  etag,
+  type LogEntry,
+  logger,
+  NONCE,
+  secureHeaders,
+  timeout,
+} from "../../src/middleware/mod.ts";
 import { createApp, defineEndpoint, t } from "../../src/mod.ts";
+import { docsPage } from "../../src/openapi/mod.ts";
 import { TopicHub } from "../../src/pubsub/hub.ts";
 import { optionalPeer } from "../../src/runtime/optional-peer.ts";
 
@@ -219,4 +228,28 @@ test("an optional peer that is not installed is named, with its install command"
     optionalPeer("redis", "portico/pubsub/redis", () => Promise.reject(new TypeError("broken inside"))),
     /broken inside/,
   );
+});
+
+test("docsPage() and the HTML error page carry the request's CSP nonce; the CDN script its integrity", async () => {
+  const app = createApp();
+  app.use(secureHeaders({ contentSecurityPolicy: { scriptSrc: [NONCE], styleSrc: [NONCE] } }));
+  app.get("/docs", docsPage({ specUrl: "/openapi.json" }));
+  app.get("/own-docs", docsPage({ specUrl: "/openapi.json", scriptUrl: "/assets/scalar.js" }));
+  const nonceOf = (response: Response): string =>
+    /'nonce-([\w-]+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? "none";
+  const docs = await app.request("/docs");
+  const page = await docs.text();
+  const nonce = nonceOf(docs);
+  assert.equal([...page.matchAll(new RegExp(`<script[^>]* nonce="${nonce}"`, "g"))].length, 2, page);
+  assert.match(
+    page,
+    /src="https:\/\/cdn\.jsdelivr\.net\/npm\/@scalar\/api-reference@[\d.]+\/dist\/browser\/standalone\.js" integrity="sha384-[\w+/=]+" crossorigin="anonymous"/,
+  );
+  assert.match(
+    await (await app.request("/own-docs")).text(),
+    /<script nonce="[\w-]+" src="\/assets\/scalar\.js"><\/script>/,
+  );
+  const missing = await app.request("/nowhere", { headers: { accept: "text/html" } });
+  assert.equal(missing.status, 404);
+  assert.match(await missing.text(), new RegExp(`<style nonce="${nonceOf(missing)}">`));
 });
