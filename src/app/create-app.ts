@@ -8,7 +8,7 @@ import { type PubSubDriver, type PubSubStats, TopicHub } from "../pubsub/hub.ts"
 import { compilePattern } from "../router/compile-pattern.ts";
 import { NOT_FOUND_METHOD, newScope, Router } from "../router/create-router.ts";
 import { ANY_METHOD, RouteTable, WS_METHOD } from "../router/route-table.ts";
-import { NO_RUNTIME, type Runtime, type RuntimeFetch } from "../runtime/runtime.ts";
+import { NO_RUNTIME, type Runtime, type RuntimeFetch, type TopicMessage } from "../runtime/runtime.ts";
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/bun-handlers.ts";
 import type { AppRoute, AppState, Logger } from "./app-state.ts";
 import { dispatch } from "./dispatch.ts";
@@ -148,7 +148,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
         (options.logger ?? consoleLogger).error(
           where === "backplane"
             ? "[portico] pubsub backplane failed"
-            : "[portico] a topic message could not be delivered to a socket of this instance",
+            : "[portico] a topic message could not be delivered to a subscriber of this instance",
           error,
         ),
       ),
@@ -215,6 +215,32 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
    */
   publish(topic: string, message: string | Uint8Array): void {
     this.#state.hub.publish(topic, message);
+  }
+
+  /**
+   * Follows a topic from anywhere but a websocket (an event stream, a job): `listener` gets each message
+   * published to it on this instance and, with a backplane, on every other. Returns the unsubscribe.
+   * A listener that throws is logged; the others still get the message.
+   *
+   * @example
+   * app.get("/rooms/:room/events", (ctx) =>
+   *   sse(ctx, async (stream) => {
+   *     const stop = app.subscribe(`room:${ctx.request.pathParams.room}`, (message) => void stream.send({ data: message }));
+   *     stream.signal.addEventListener("abort", stop);
+   *     await new Promise((resolve) => stream.signal.addEventListener("abort", resolve));
+   *   }),
+   * );
+   */
+  subscribe(topic: string, listener: (message: TopicMessage) => void): () => void {
+    const hub = this.#state.hub;
+    const subscriber = { send: listener };
+    hub.subscribe(subscriber, topic);
+    let subscribed = true;
+    return () => {
+      if (!subscribed) return;
+      subscribed = false;
+      hub.unsubscribe(subscriber, topic);
+    };
   }
 
   /** What the topics counted: messages published, delivered locally, dropped by the backplane, received. */

@@ -253,3 +253,18 @@ test("docsPage() and the HTML error page carry the request's CSP nonce; the CDN 
   assert.equal(missing.status, 404);
   assert.match(await missing.text(), new RegExp(`<style nonce="${nonceOf(missing)}">`));
 });
+
+test("app.subscribe follows a topic outside websockets, until its unsubscribe", () => {
+  const app = createApp({ logger: { error: () => {} } });
+  const got: unknown[] = [];
+  const stop = app.subscribe("news", (message) => got.push(message));
+  app.subscribe("news", () => {
+    throw new Error("a failing listener stops no other");
+  });
+  app.publish("news", "one");
+  app.publish("other", "not mine");
+  stop();
+  stop();
+  app.publish("news", "two");
+  assert.deepEqual(got, ["one"]);
+});

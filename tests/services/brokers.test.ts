@@ -87,6 +87,41 @@ for (const broker of BROKERS)
       for (const m of Object.values(members)) m.ws.close();
     });
 
+    test("app.subscribe: an event stream on each instance hears a room's messages from every other", async () => {
+      const room = `s${Date.now()}`;
+      const streams = await Promise.all(
+        Object.entries(instances).map(async ([name, instance]) => {
+          const aborter = new AbortController();
+          const response = await fetch(`${instance.origin}/events/${room}`, { signal: aborter.signal });
+          const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+          const seen = { name, text: "", aborter };
+          void (async () => {
+            for (;;) {
+              const { done, value } = await reader.read().catch(() => ({ done: true, value: "" }));
+              if (done) return;
+              seen.text += value;
+            }
+          })();
+          return seen;
+        }),
+      );
+      await until(() => streams.every((s) => s.text.includes(": ready")), "every stream to be open");
+      // The backplane subscription is made by the first listener: publish until every stream hears.
+      await until(async () => {
+        await fetch(`${instances.deno!.origin}/publish/${room}`, { method: "POST", body: "probe" });
+        return streams.every((s) => s.text.includes("data: probe"));
+      }, "the streams to be subscribed");
+      for (const [name, instance] of Object.entries(instances)) {
+        await fetch(`${instance.origin}/publish/${room}`, { method: "POST", body: `from ${name}` });
+      }
+      await until(
+        () =>
+          streams.every((s) => Object.keys(instances).every((name) => s.text.includes(`data: from ${name}`))),
+        "every stream to hear every instance",
+      );
+      for (const s of streams) s.aborter.abort();
+    });
+
     test("a broker restart: local delivery goes on, the outage's publishes are dropped and counted, then it resumes", async () => {
       const room = `restart${Date.now()}`;
       const a = await join_(instances.node!.origin, room);
