@@ -1,11 +1,11 @@
 import type { Middleware } from "../context/handler.ts";
 import { isRunnable } from "../context/handler.ts";
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
-import { toWords } from "../errors/render-error.ts";
 import { MULTI_SEGMENT } from "../openapi/extensions.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import type { RouteEntry, Routes } from "../router/define-routes.ts";
 import { parsePattern } from "../router/parse-pattern.ts";
+import { type ErrorEnvelope, PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
 import type { Client } from "./types.ts";
 
 /** What a routes object made by `defineRoutes` looks like to the client. */
@@ -44,7 +44,7 @@ interface Operation {
   readonly errors: ReadonlyMap<string, string>;
 }
 
-const PARAM_ERRORS = ["PathParamsError", "QueryParamsError", "FormBodyError", "JSONBodyError"];
+const PARAM_ERRORS = Object.values(PARAM_ERROR_NAMES);
 
 /**
  * A typed client for a routes object: one method per named route, inputs typed from the endpoint's
@@ -103,7 +103,9 @@ export function createClient<TRoutes extends RoutesShape>(options: ClientOptions
     const type = response.headers.get("content-type") ?? "";
     const data: unknown = /[/+]json\b/i.test(type) ? await response.json() : await response.text();
     if (response.ok) return { ok: true, status: response.status, data };
-    const envelope = (data as { error?: Record<string, unknown> } | undefined)?.error;
+    const envelope = (data as Partial<ErrorEnvelope> | undefined)?.error as
+      | Record<string, unknown>
+      | undefined;
     const known = typeof envelope?.name === "string" ? errors.get(envelope.name) : undefined;
     const error = {
       name: known ?? "HttpError",

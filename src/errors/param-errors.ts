@@ -1,3 +1,4 @@
+import { PARAM_ERROR_NAMES, type ParamSource } from "../wire/contract.ts";
 import { HttpError } from "./http-error.ts";
 
 /** One problem with one parameter. */
@@ -18,8 +19,7 @@ export interface ParamErrorPayload {
   readonly truncated?: true;
 }
 
-/** The four parameter sources. */
-export type ParamSource = "path" | "query" | "form" | "json";
+export type { ParamSource } from "../wire/contract.ts";
 
 /** A parameter source's error: 400 over HTTP, 4000 in channels. Its message is the first issue's. */
 export class ParamsError extends HttpError<ParamErrorPayload> {
@@ -41,7 +41,7 @@ export class ParamsError extends HttpError<ParamErrorPayload> {
 export class PathParamsError extends ParamsError {
   /** Makes the error from its issues (the first gives the message). */
   constructor(issues: readonly ParamIssue[], truncated = false) {
-    super("path", "PathParamsError", issues, truncated);
+    super("path", PARAM_ERROR_NAMES.path, issues, truncated);
   }
 }
 
@@ -49,7 +49,7 @@ export class PathParamsError extends ParamsError {
 export class QueryParamsError extends ParamsError {
   /** Makes the error from its issues (the first gives the message). */
   constructor(issues: readonly ParamIssue[], truncated = false) {
-    super("query", "QueryParamsError", issues, truncated);
+    super("query", PARAM_ERROR_NAMES.query, issues, truncated);
   }
 }
 
@@ -57,7 +57,7 @@ export class QueryParamsError extends ParamsError {
 export class FormBodyError extends ParamsError {
   /** Makes the error from its issues (the first gives the message). */
   constructor(issues: readonly ParamIssue[], truncated = false) {
-    super("form", "FormBodyError", issues, truncated);
+    super("form", PARAM_ERROR_NAMES.form, issues, truncated);
   }
 }
 
@@ -65,7 +65,7 @@ export class FormBodyError extends ParamsError {
 export class JSONBodyError extends ParamsError {
   /** Makes the error from its issues (the first gives the message). */
   constructor(issues: readonly ParamIssue[], truncated = false) {
-    super("json", "JSONBodyError", issues, truncated);
+    super("json", PARAM_ERROR_NAMES.json, issues, truncated);
   }
 }
 

@@ -3,12 +3,12 @@ import type { RouteInfo } from "../app/create-app.ts";
 import { isRunnable } from "../context/handler.ts";
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
 import type { ErrorClass } from "../errors/define-error.ts";
-import { toWords } from "../errors/render-error.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import { getMeta } from "../params/schema-meta.ts";
 import { isBodySpec, toObjectSchema } from "../params/t.ts";
 import { parsePattern } from "../router/parse-pattern.ts";
 import type { Entries, SourceDeclaration } from "../schema/entries.ts";
+import { PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
 import { MULTI_SEGMENT } from "./extensions.ts";
 import { jsonSchemaOf, type Schema, sourceSchema } from "./json-schema.ts";
 
@@ -29,12 +29,7 @@ export type OpenApiDocument = Record<string, unknown> & {
 type Operation = Record<string, unknown>;
 type Declared = { readonly name: string; readonly code: number; readonly payload: Schema };
 
-const PARAM_ERRORS: Readonly<Record<keyof ParamsDeclaration, string>> = {
-  path: "PathParamsError",
-  query: "QueryParamsError",
-  form: "FormBodyError",
-  json: "JSONBodyError",
-};
+const PARAM_ERRORS: Readonly<Record<keyof ParamsDeclaration, string>> = PARAM_ERROR_NAMES;
 
 const PARAM_ERROR_PAYLOAD: Schema = {
   type: "object",

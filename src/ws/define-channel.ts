@@ -5,13 +5,13 @@ import type { PublishOptions, Socket, SocketMessage } from "../context/socket.ts
 import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "../errors/define-error.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { ParamsError } from "../errors/param-errors.ts";
-import { toWords } from "../errors/render-error.ts";
 import {
   compileParams,
   type InferParams,
   type ParamsDeclaration,
   paramsStep,
 } from "../params/parse-params.ts";
+import { toWords } from "../wire/contract.ts";
 
 /** What every channel instance offers. */
 export interface ChannelHelpers<TErrors> {

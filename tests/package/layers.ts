@@ -1,7 +1,7 @@
 // The layers of src/, lowest first: what `layering.test.ts` enforces and what ARCHITECTURE.md's layer
 // table must say (`architecture.test.ts`).
 export const LAYERS: readonly (readonly string[])[] = [
-  ["http", "schema", "fast-path", "runtime"],
+  ["http", "schema", "fast-path", "runtime", "wire"],
   ["view"],
   ["context"],
   ["pubsub"],
