@@ -78,16 +78,9 @@ export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
 export type { FileOptions } from "./params/schema-meta.ts";
 export { type BodyOptions, type BodySpec, type StreamedFile, t } from "./params/t.ts";
 export type { PubSubDriver, PubSubStats } from "./pubsub/hub.ts";
-export {
-  createRouter,
-  type Method,
-  type NamespaceCallback,
-  type RouteOptions,
-  Router,
-  type ScopeErrorHandler,
-  type ScopeNotFoundHandler,
-} from "./router/create-router.ts";
+export { createRouter, type Method, type RouteOptions, Router } from "./router/create-router.ts";
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
+export type { NamespaceCallback, ScopeErrorHandler, ScopeNotFoundHandler } from "./router/scope.ts";
 export type {
   Coding,
   Compressor,

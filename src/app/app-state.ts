@@ -2,8 +2,8 @@ import type { Context, RegisteredEnv } from "../context/context.ts";
 import type { Limits } from "../context/limits.ts";
 import type { AddressLookup } from "../context/request-info.ts";
 import type { TopicHub } from "../pubsub/hub.ts";
-import type { Scope } from "../router/create-router.ts";
 import type { RouteTable } from "../router/route-table.ts";
+import type { Scope } from "../router/scope.ts";
 
 /** Where the app reports failures (500s, failing error handlers, websocket errors) and mistakes. */
 export interface Logger {

@@ -2,7 +2,7 @@ import type { Context } from "../context/context.ts";
 import { nonceIfAny } from "../context/csp-nonce.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { isErrorStatus, renderError } from "../errors/render-error.ts";
-import type { Scope } from "../router/create-router.ts";
+import type { Scope } from "../router/scope.ts";
 import { isView } from "../view/define-view.ts";
 import type { AppState } from "./app-state.ts";
 import { appendVary } from "./respond.ts";

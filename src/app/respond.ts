@@ -2,7 +2,7 @@ import type { Context } from "../context/context.ts";
 import type { ResponseBody, ResponseTransform } from "../context/response-state.ts";
 import { FastResponse, writesParts } from "../fast-path/fast-path.ts";
 import { checkFieldValue } from "../http/field-value.ts";
-import type { Scope } from "../router/create-router.ts";
+import type { Scope } from "../router/scope.ts";
 import { renderView } from "../view/render-view.ts";
 import { wasUpgraded } from "../ws/upgrade.ts";
 import type { AppState } from "./app-state.ts";

@@ -1,6 +1,6 @@
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
-import type { Scope } from "../router/create-router.ts";
+import type { Scope } from "../router/scope.ts";
 import { isView } from "../view/define-view.ts";
 import type { AppState } from "./app-state.ts";
 import { rescue } from "./rescue.ts";

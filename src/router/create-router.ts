@@ -18,15 +18,6 @@ import {
   type ScopeNotFoundHandler,
 } from "./scope.ts";
 
-export {
-  type NamespaceCallback,
-  NOT_FOUND_METHOD,
-  newScope,
-  type Scope,
-  type ScopeErrorHandler,
-  type ScopeNotFoundHandler,
-} from "./scope.ts";
-
 /** A registered route: what runs, and the scopes (outermost first) whose middleware wraps it. */
 export interface RouteRecord {
   readonly method: string;

@@ -170,3 +170,13 @@ export function frame(first: number, payload: Buffer, mask = true): Buffer {
   const masked = Buffer.from(payload.map((byte, i) => byte ^ key[i % 4]!));
   return Buffer.concat([Buffer.from(header), key, masked]);
 }
+
+/** A POST whose body comes in chunks of one byte each (chunked transfer coding). */
+export function oneByteChunks(path: string, type: string, body: Buffer): Buffer {
+  const parts = [
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  ];
+  for (const byte of body) parts.push(`1\r\n${String.fromCharCode(byte)}\r\n`);
+  parts.push("0\r\n\r\n");
+  return Buffer.from(parts.join(""), "latin1");
+}

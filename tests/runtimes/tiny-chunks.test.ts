@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { rawExchange } from "../conformance/raw.ts";
+import { oneByteChunks, rawExchange } from "../conformance/raw.ts";
 import { root, type StartedProcess, startProcess } from "./processes.ts";
 
 const entry = join("tests", "runtimes", "entries", "memory.ts");
@@ -39,15 +39,6 @@ const SERVERS: readonly { name: string; bound: number; start(): Promise<StartedP
     start: () => startProcess(join(root, ".runtimes", "node_modules", ".bin", "bun"), ["run", entry]),
   },
 ];
-
-function oneByteChunks(path: string, type: string, body: Buffer): Buffer {
-  const parts = [
-    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`,
-  ];
-  for (const byte of body) parts.push(`1\r\n${String.fromCharCode(byte)}\r\n`);
-  parts.push("0\r\n\r\n");
-  return Buffer.from(parts.join(""), "latin1");
-}
 
 const BODIES: readonly { path: string; type: string; body: Buffer; answer: string }[] = [
   {

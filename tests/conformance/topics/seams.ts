@@ -5,21 +5,11 @@ import { bodyLimit, compress, type LogEntry, logger } from "../../../src/middlew
 import { defineEndpoint, readBody, t } from "../../../src/mod.ts";
 import { sse } from "../../../src/sse/mod.ts";
 import { type Client, wsSession } from "../client.ts";
-import { frame, rawExchange } from "../raw.ts";
+import { frame, oneByteChunks, rawExchange } from "../raw.ts";
 import type { Topic } from "../suite.ts";
 
 // What the seams' middleware saw, per request key, for cases to read back over HTTP.
 const seen = new Map<string, unknown>();
-
-// A POST whose body comes in chunks of one byte each (chunked transfer coding).
-function oneByteChunks(path: string, type: string, body: Buffer): Buffer {
-  const parts = [
-    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nTransfer-Encoding: chunked\r\n\r\n`,
-  ];
-  for (const byte of body) parts.push(`1\r\n${String.fromCharCode(byte)}\r\n`);
-  parts.push("0\r\n\r\n");
-  return Buffer.from(parts.join(""), "latin1");
-}
 
 // Sends a body in one-byte chunks; checks the answer, and that the server answers on. (Memory is
 // measured on each server runtime by tests/runtimes/tiny-chunks.test.ts.)
