@@ -2,10 +2,10 @@ import type { Context } from "../context/context.ts";
 import { nonceIfAny } from "../context/csp-nonce.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { isErrorStatus, renderError } from "../errors/render-error.ts";
+import { appendVary } from "../http/vary.ts";
 import type { Scope } from "../router/scope.ts";
 import { isView } from "../view/define-view.ts";
 import type { AppState } from "./app-state.ts";
-import { appendVary } from "./respond.ts";
 
 /**
  * Turns an error thrown while handling a request into the response to send: the error handlers of

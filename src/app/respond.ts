@@ -2,6 +2,7 @@ import type { Context } from "../context/context.ts";
 import type { ResponseBody, ResponseTransform } from "../context/response-state.ts";
 import { FastResponse, writesParts } from "../fast-path/fast-path.ts";
 import { checkFieldValue } from "../http/field-value.ts";
+import { appendVary } from "../http/vary.ts";
 import type { Scope } from "../router/scope.ts";
 import { renderView } from "../view/render-view.ts";
 import { wasUpgraded } from "../ws/upgrade.ts";
@@ -200,13 +201,4 @@ function fromReturned(raw: Response, ctx: Context, idHeader: string, head: boole
 
 function checkValues(headers: Headers): void {
   for (const [name, value] of headers) checkFieldValue(name, value);
-}
-
-/** Adds a name to `Vary` once (names are fixed by Portico, never taken from the request). */
-export function appendVary(headers: Headers, name: string): void {
-  const current = headers.get("vary");
-  if (current === null) headers.set("vary", name);
-  else if (!current.split(",").some((part) => part.trim().toLowerCase() === name.toLowerCase())) {
-    headers.set("vary", `${current}, ${name}`);
-  }
 }

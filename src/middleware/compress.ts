@@ -1,9 +1,10 @@
-import { appendVary, bytesOf } from "../app/respond.ts";
+import { bytesOf } from "../app/respond.ts";
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
 import { FastResponse, writesParts } from "../fast-path/fast-path.ts";
 import { pickEncoding } from "../http/accept.ts";
 import { mediaTypeOf } from "../http/media-type.ts";
+import { appendVary } from "../http/vary.ts";
 
 /** A content coding {@link compress} can apply. */
 export type Encoding = "br" | "gzip" | "deflate";

@@ -1,6 +1,6 @@
-import { appendVary } from "../app/respond.ts";
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
+import { appendVary } from "../http/vary.ts";
 
 /** Options of {@link cors}. */
 export interface CorsOptions {
