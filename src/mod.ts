@@ -20,6 +20,7 @@ export {
   type Register,
   type RegisteredEnv,
   type RegisteredState,
+  type ResponseTransform,
 } from "./context/context.ts";
 export type {
   BlockHandler,
@@ -33,7 +34,7 @@ export type {
 export { defaultLimits, type Limits } from "./context/limits.ts";
 export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
-export type { ResponseBody, ResponseState, ResponseTransform } from "./context/response-state.ts";
+export type { ResponseBody, ResponseState, TransformOf } from "./context/response-state.ts";
 export type { PublishOptions, Socket, SocketMessage, SocketReadyState } from "./context/socket.ts";
 export { createApp } from "./create-app.ts";
 export {

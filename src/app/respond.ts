@@ -1,5 +1,5 @@
-import type { Context } from "../context/context.ts";
-import type { ResponseBody, ResponseTransform } from "../context/response-state.ts";
+import type { Context, ResponseTransform } from "../context/context.ts";
+import type { ResponseBody } from "../context/response-state.ts";
 import { FastResponse, writesParts } from "../fast-path/fast-path.ts";
 import { checkFieldValue } from "../http/field-value.ts";
 import { appendVary } from "../http/vary.ts";

@@ -7,6 +7,12 @@ import { randomUUID } from "./request-id.ts";
 import { RequestInfo } from "./request-info.ts";
 import { ResponseState } from "./response-state.ts";
 
+/**
+ * Rewrites the built response (compression, ETags): gets the `Response` with its full body (also for
+ * HEAD; the body is dropped afterwards), returns the one to send.
+ */
+export type ResponseTransform = (response: Response, ctx: Context<unknown>) => Response | Promise<Response>;
+
 /** What Workers (and other hosts) pass to `fetch` as the third argument. */
 export interface ExecutionContext {
   /** Keeps the host working on `promise` after the response is sent. */
@@ -43,7 +49,7 @@ export class Context<TEnv = RegisteredEnv> {
   /** The request: raw `Request`, method, url, path, query, headers, path params and id. */
   readonly request: RequestInfo;
   /** The response being built: status, headers, view and body. */
-  readonly response: ResponseState = new ResponseState();
+  readonly response: ResponseState<Context<unknown>> = new ResponseState();
   /** The runtime's bindings (Workers `env`; `undefined` elsewhere unless the adapter passes some). */
   readonly env: TEnv;
   /** The limits params parsing, `readBody` and websockets enforce: the app's, or a `bodyLimit()`'s for its routes. */

@@ -1,6 +1,5 @@
 import { CheckedHeaders } from "../http/field-value.ts";
 import type { View } from "../view/define-view.ts";
-import type { Context } from "./context.ts";
 
 /** What a response body may be set to. */
 export type ResponseBody =
@@ -14,15 +13,15 @@ export type ResponseBody =
   | null;
 
 /**
- * Rewrites the built response (compression, ETags): gets the `Response` with its full body (also for
- * HEAD; the body is dropped afterwards), returns the one to send.
+ * A response transform, for the context type `TContext` (`Context`: see `ResponseTransform` in
+ * `context.ts`; the state does not know the context, so that neither file imports the other).
  */
-export type ResponseTransform = (response: Response, ctx: Context<unknown>) => Response | Promise<Response>;
+export type TransformOf<TContext> = (response: Response, ctx: TContext) => Response | Promise<Response>;
 
 const encoder = new TextEncoder();
 
 /** The response being built: status, headers, view and body. Turned into a `Response` after the handler. */
-export class ResponseState {
+export class ResponseState<TContext = unknown> {
   /** The status code (default 200). */
   status = 200;
   /** The view to render, if any. The router sets it only if it is still unset. */
@@ -31,7 +30,7 @@ export class ResponseState {
   raw: Response | undefined = undefined;
   #headers: Headers | undefined = undefined;
   #body: ResponseBody = null;
-  #transforms: ResponseTransform[] | undefined = undefined;
+  #transforms: TransformOf<TContext>[] | undefined = undefined;
 
   /** The response headers (created on first use; a value HTTP cannot carry is refused as it is set). */
   get headers(): Headers {
@@ -53,13 +52,13 @@ export class ResponseState {
    * @example
    * ctx.response.transform((response) => { response.headers.set("x-served-by", "a"); return response; });
    */
-  transform(fn: ResponseTransform): void {
+  transform(fn: TransformOf<TContext>): void {
     this.#transforms ??= [];
     this.#transforms.push(fn);
   }
 
   /** The transforms added, innermost last; `undefined` when none was. */
-  get transforms(): readonly ResponseTransform[] | undefined {
+  get transforms(): readonly TransformOf<TContext>[] | undefined {
     return this.#transforms;
   }
 

@@ -1,5 +1,5 @@
 import { bodyError, paramMessage, paramsError } from "../errors/param-errors.ts";
-import { FORBIDDEN_KEYS } from "./t.ts";
+import { FORBIDDEN_KEYS } from "../schema/entries.ts";
 
 /**
  * Parses a JSON body that must be an object, within a nesting depth, with no key that could reach a

@@ -1,6 +1,6 @@
 import type { Limits } from "../context/limits.ts";
 import { type ParamSource, paramMessage, paramsError } from "../errors/param-errors.ts";
-import { FORBIDDEN_KEYS } from "./t.ts";
+import { FORBIDDEN_KEYS } from "../schema/entries.ts";
 
 /** A single value: text, or a file of a multipart form. */
 type NestedLeaf = string | Blob | { readonly stream: () => ReadableStream<Uint8Array> };

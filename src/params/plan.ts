@@ -1,6 +1,6 @@
+import { FORBIDDEN_KEYS, type SchemaNode } from "../schema/entries.ts";
 import { type FileOptions, getMeta } from "./schema-meta.ts";
 import { isForeignSchema } from "./standard-schema.ts";
-import { FORBIDDEN_KEYS } from "./t.ts";
 
 /** Casts a source string to the declared type; returns {@link CAST_FAILED} when it cannot. */
 type Caster = (text: string) => unknown;
@@ -44,17 +44,6 @@ interface FieldPlan {
   readonly field: string;
   readonly key: string;
   readonly plan: Plan;
-}
-
-/** The parts of a schema the plan reads (a valibot schema, or a Standard Schema's stand-in). */
-export interface SchemaNode {
-  readonly type: string;
-  readonly wrapped?: SchemaNode;
-  readonly entries?: Readonly<Record<string, SchemaNode>>;
-  readonly item?: SchemaNode;
-  readonly literal?: unknown;
-  readonly options?: readonly unknown[];
-  readonly pipe?: readonly { readonly type: string }[];
 }
 
 const WRAPPERS = new Set(["optional", "nullable", "nullish", "exact_optional", "undefinedable"]);

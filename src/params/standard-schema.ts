@@ -1,11 +1,11 @@
 import type * as v from "valibot";
+import type { SchemaNode } from "../schema/entries.ts";
 import {
   isStandardSchema,
   type StandardIssue,
   type StandardProps,
   type StandardSchemaV1,
 } from "../schema/standard.ts";
-import type { SchemaNode } from "./plan.ts";
 
 /** A Standard Schema wrapped to run where a valibot schema does. */
 export interface ForeignSchema extends v.GenericSchema<unknown, unknown> {

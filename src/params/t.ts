@@ -1,5 +1,11 @@
 import * as v from "valibot";
-import type { AnySchema, Entries, InferEntries, SourceDeclaration } from "../schema/entries.ts";
+import {
+  type AnySchema,
+  type Entries,
+  FORBIDDEN_KEYS,
+  type InferEntries,
+  type SourceDeclaration,
+} from "../schema/entries.ts";
 import { castText } from "./cast-text.ts";
 import { parseIsoDate } from "./iso-date.ts";
 import { type FileOptions, getMeta, setMeta } from "./schema-meta.ts";
@@ -233,9 +239,6 @@ function body<
 export function isBodySpec(value: unknown): value is BodySpec {
   return typeof value === "object" && value !== null && bodyMark in value;
 }
-
-/** Keys that could reach an object's prototype; never accepted as parameter names. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Turns entries (plain objects are nested groups) into a valibot object schema. */
 export function toObjectSchema(entries: Entries): v.ObjectSchema<v.ObjectEntries, undefined> {

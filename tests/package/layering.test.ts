@@ -37,3 +37,29 @@ test("imports point only at the module's own folder or a lower layer", () => {
   }
   assert.deepEqual(problems, []);
 });
+
+test("no import circle in src/, inside a folder either", () => {
+  const imports = new Map<string, string[]>();
+  for (const file of readdirSync(src, { recursive: true }) as string[]) {
+    if (!file.endsWith(".ts")) continue;
+    const text = readFileSync(join(src, file), "utf8");
+    const targets = [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map((match) =>
+      relative(src, normalize(join(src, dirname(file), match[1]!))),
+    );
+    imports.set(file, targets);
+  }
+  const circles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const visit = (file: string, path: string[]): void => {
+    if (state.get(file) === "done") return;
+    if (state.get(file) === "open") {
+      circles.push([...path.slice(path.indexOf(file)), file].join(" → "));
+      return;
+    }
+    state.set(file, "open");
+    for (const target of imports.get(file) ?? []) visit(target, [...path, file]);
+    state.set(file, "done");
+  };
+  for (const file of imports.keys()) visit(file, []);
+  assert.deepEqual(circles, []);
+});

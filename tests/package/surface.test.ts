@@ -71,6 +71,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "BodyOptions",
       "BodySpec",
       "BunWebSocket",
+      "TransformOf",
       "PayloadEntries",
       "BunWebSocketHandlers",
       "Coding",
