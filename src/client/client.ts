@@ -1,12 +1,15 @@
-import type { Middleware } from "../context/handler.ts";
-import { isRunnable } from "../context/handler.ts";
+import { isRunnable, type Middleware } from "../context/handler.ts";
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
 import { MULTI_SEGMENT } from "../openapi/extensions.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import type { RouteEntry, Routes } from "../router/define-routes.ts";
 import { parsePattern } from "../router/parse-pattern.ts";
 import { type ErrorEnvelope, PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
+import { encodeForm, encodeValue, jsonBigint } from "./encode.ts";
 import type { Client } from "./types.ts";
+
+// What came back, read field by field: it may not be Portico's envelope at all.
+type SentEnvelope = { readonly error?: Partial<Record<keyof ErrorEnvelope["error"], unknown>> };
 
 /** What a routes object made by `defineRoutes` looks like to the client. */
 export interface RoutesShape {
@@ -103,9 +106,7 @@ export function createClient<TRoutes extends RoutesShape>(options: ClientOptions
     const type = response.headers.get("content-type") ?? "";
     const data: unknown = /[/+]json\b/i.test(type) ? await response.json() : await response.text();
     if (response.ok) return { ok: true, status: response.status, data };
-    const envelope = (data as Partial<ErrorEnvelope> | undefined)?.error as
-      | Record<string, unknown>
-      | undefined;
+    const envelope = (data as SentEnvelope | undefined)?.error;
     const known = typeof envelope?.name === "string" ? errors.get(envelope.name) : undefined;
     const error = {
       name: known ?? "HttpError",
@@ -222,12 +223,6 @@ function fromDocument(document: { readonly paths: object }, basePath: string): M
   return operations;
 }
 
-function jsonBigint(value: bigint): number | string {
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
-    ? Number(value)
-    : String(value);
-}
-
 // The route's pattern with the path values in place (percent-encoded); an optional group without a
 // value is left out.
 function fillPath(pattern: string, values: Record<string, unknown> = {}): string {
@@ -248,45 +243,6 @@ function fillPath(pattern: string, values: Record<string, unknown> = {}): string
   return path;
 }
 
-// Query strings and forms as Portico reads them: `a[b]=1` for groups, repeated keys for arrays; a form
-// holding a file (a Blob) becomes FormData, for multipart/form-data.
-function encodeForm(value: unknown, files = true): URLSearchParams | FormData {
-  const pairs: [string, string | Blob][] = [];
-  const add = (key: string, item: unknown): void => {
-    if (item === undefined) return;
-    if (Array.isArray(item)) for (const element of item) add(key, element);
-    else if (item instanceof Blob) pairs.push([key, item]);
-    else if (item !== null && typeof item === "object" && !(item instanceof Date)) {
-      for (const [name, inner] of Object.entries(item)) add(`${key}[${name}]`, inner);
-    } else pairs.push([key, scalar(item)]);
-  };
-  for (const [key, item] of Object.entries((value ?? {}) as Record<string, unknown>)) add(key, item);
-  if (files && pairs.some(([, item]) => item instanceof Blob)) {
-    const form = new FormData();
-    for (const [key, item] of pairs) form.append(key, item);
-    return form;
-  }
-  const out = new URLSearchParams();
-  for (const [key, item] of pairs) out.append(key, typeof item === "string" ? item : "");
-  return out;
-}
-
-// A path value, percent-encoded (`?`, `#`, `%`, `\` included); a wildcard's keeps its slashes between
-// segments. A value can only fill its own segments: an empty segment (a leading or doubled slash) or
-// a dot segment (`.`, `..`, which URLs resolve however they are encoded) is refused.
-function encodeValue(value: unknown, multiSegment: boolean): string {
-  const text = scalar(value);
-  const segments = multiSegment ? text.split("/") : [text];
-  const bad = segments.find((segment) => segment === "" || segment === "." || segment === "..");
-  if (bad !== undefined) {
-    const what = bad === "" ? "an empty segment" : "a dot segment";
-    throw new TypeError(
-      `The path value ${JSON.stringify(text.slice(0, 100))} has ${what}: it would change the path`,
-    );
-  }
-  return segments.map(encodeURIComponent).join("/");
-}
-
 // The route's path under the base URL, checked to be there before anything is sent.
 function under(base: URL, path: string): URL {
   const url = new URL(path.replace(/^\//, ""), base);
@@ -294,8 +250,4 @@ function under(base: URL, path: string): URL {
     throw new TypeError(`The path ${JSON.stringify(path.slice(0, 200))} leads outside ${base.href}`);
   }
   return url;
-}
-
-function scalar(value: unknown): string {
-  return value instanceof Date ? value.toISOString() : String(value);
 }
