@@ -47,7 +47,7 @@ export function routeStep(
     if (outcome !== undefined && !warned && !isView(outcome) && !(outcome instanceof Response)) {
       warned = true;
       state.logger.warn?.(
-        `[portico] ${where}: call() returned ${describe(outcome)}, which is ignored; return a view (or a Response)`,
+        `[portico] ${where}: call() returned ${kindOf(outcome)}, which is ignored; return a view (or a Response)`,
       );
     }
     return outcome;
@@ -117,7 +117,7 @@ function checkPathKeys(
   );
 }
 
-function describe(value: unknown): string {
+function kindOf(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object" && value !== null) return "a plain object";
   return `a ${typeof value}`;

@@ -57,11 +57,11 @@ export function renderError(
 }
 
 function internalError(error: unknown, verbose: boolean): HttpError {
-  const message = verbose ? describe(error) : undefined;
+  const message = verbose ? errorSummary(error) : undefined;
   return new HttpError(500, "InternalServerError", message);
 }
 
-function describe(error: unknown): string {
+function errorSummary(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   try {
     return `Non-error thrown: ${String(error)}`;

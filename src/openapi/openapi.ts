@@ -72,7 +72,7 @@ export function openapi(app: { routes(): readonly RouteInfo[] }, options: OpenAp
       declaredErrors((middleware as { errors?: Record<string, ErrorClass<unknown>> }).errors),
     );
     for (const [index, { template, names }] of templates(route.path).entries()) {
-      const operation = describe(endpoint, names, middlewareErrors);
+      const operation = operationOf(endpoint, names, middlewareErrors);
       // operationId is unique per document: an optional group's other templates get `name__2`, …
       if (route.name !== undefined)
         operation.operationId = index === 0 ? route.name : `${route.name}__${index + 1}`;
@@ -119,7 +119,7 @@ function templates(path: string): { template: string; names: Map<string, Schema>
   return variants.map((variant) => ({ template: variant.template || "/", names: variant.names }));
 }
 
-function describe(
+function operationOf(
   endpoint: Endpoint<ParamsDeclaration> | undefined,
   pathNames: Map<string, Schema>,
   middlewareErrors: readonly Declared[],

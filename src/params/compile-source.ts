@@ -121,7 +121,7 @@ export function validateSource(
       if (seen.has(key)) continue;
       seen.add(key);
     }
-    issues.push({ path, message: describe(compiled.source, path, issue, cast) });
+    issues.push({ path, message: issueMessage(compiled.source, path, issue, cast) });
   }
   throw paramsError(compiled.source, issues, stopped || dataset.issues.length > issues.length);
 }
@@ -149,7 +149,7 @@ class CountingConfig {
 }
 const config = new CountingConfig();
 
-function describe(
+function issueMessage(
   source: ParamSource,
   path: string[],
   issue: v.BaseIssue<unknown>,

@@ -201,7 +201,7 @@ function invalid(pattern: string, error: unknown): TypeError {
 
 function superLinear(pattern: string, ambiguity: Ambiguity, names: readonly string[]): TypeError {
   const label = (group: number): string =>
-    group === 0 ? "its fixed text" : `"${describe(names[group - 1]!)}"`;
+    group === 0 ? "its fixed text" : `"${paramLabel(names[group - 1]!)}"`;
   const [a = 0, b = a] = ambiguity.groups;
   const what =
     ambiguity.kind === "exponential"
@@ -216,6 +216,6 @@ function superLinear(pattern: string, ambiguity: Ambiguity, names: readonly stri
   );
 }
 
-function describe(name: string): string {
+function paramLabel(name: string): string {
   return /^\d+$/.test(name) ? `group ${name}` : `:${name}`;
 }

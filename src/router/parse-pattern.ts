@@ -56,7 +56,7 @@ export function parsePattern(input: string, encode: (text: string) => string): P
   const expectToken = (type: TokenType): void => {
     if (take(type) === undefined) {
       const found = tokens[index]!;
-      throw new PatternError(`unexpected ${describe(found)} at ${found.index}, expected ${type}`);
+      throw new PatternError(`unexpected ${tokenText(found)} at ${found.index}, expected ${type}`);
     }
   };
   const takeText = (): string => {
@@ -137,7 +137,7 @@ export function parsePattern(input: string, encode: (text: string) => string): P
   return parts;
 }
 
-function describe(token: Token): string {
+function tokenText(token: Token): string {
   return token.type === "end" ? "end of pattern" : `"${token.value}"`;
 }
 

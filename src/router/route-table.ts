@@ -13,7 +13,7 @@ interface Slot<TRoute> {
 }
 
 /** One pattern shape and what each method does on it. */
-interface RouteEntry<TRoute> {
+interface PatternEntry<TRoute> {
   /** The regexp, shared by every method's pattern of this shape. */
   readonly regexp: RegExp | undefined;
   readonly rank: readonly number[];
@@ -28,7 +28,7 @@ interface RouteEntry<TRoute> {
 /** The dynamic routes a path whose first segment is `segment` may match, in order, and their regexps joined. */
 interface Bucket<TRoute> {
   readonly segment: string;
-  readonly entries: RouteEntry<TRoute>[];
+  readonly entries: PatternEntry<TRoute>[];
   /** Per method (`null`: none reachable, or not joinable: the routes are tried one by one). */
   readonly joined: Map<string, Alternation<Slot<TRoute>> | null>;
 }
@@ -48,15 +48,15 @@ const NO_PARAMS: Dictionary<string> = Object.freeze(dictionary<string>());
  * the routes that can match. Trailing slashes are ignored: `/users/42/` is `/users/42`.
  */
 export class RouteTable<TRoute> {
-  readonly #static = new Map<string, RouteEntry<TRoute>>();
-  readonly #dynamic: RouteEntry<TRoute>[] = [];
+  readonly #static = new Map<string, PatternEntry<TRoute>>();
+  readonly #dynamic: PatternEntry<TRoute>[] = [];
   /** Per first path segment: the dynamic routes starting with it, merged with those that start otherwise. */
   readonly #buckets = new Map<string, Bucket<TRoute>>();
   /** The same buckets by a number made of the segment's first character and length (see #bucketAt). */
   readonly #bucketsByKey = new Map<number, Bucket<TRoute>[]>();
   /** The dynamic routes whose first segment is not static text. */
   readonly #generic: Bucket<TRoute> = { segment: "", entries: [], joined: new Map() };
-  readonly #byShape = new Map<string, RouteEntry<TRoute>>();
+  readonly #byShape = new Map<string, PatternEntry<TRoute>>();
   readonly #maxParamLength: number;
 
   constructor(maxParamLength: number) {
@@ -154,7 +154,7 @@ export class RouteTable<TRoute> {
 
   // Each bucket is ordered on its own (by insertion, see insertSorted), so that routes of other first
   // segments never change the order of a path's candidates.
-  #addDynamic(entry: RouteEntry<TRoute>): void {
+  #addDynamic(entry: PatternEntry<TRoute>): void {
     insertSorted(this.#dynamic, entry);
     const first = entry.first;
     if (first === undefined) {
@@ -232,7 +232,7 @@ function paramError(name: string, text: string): PathParamsError {
 
 // A static route's match needs no work per request: made once per method (standard methods only,
 // so that clients cannot grow the cache with made-up ones).
-function staticMatch<TRoute>(entry: RouteEntry<TRoute>, method: string): RouteMatch<TRoute> | null {
+function staticMatch<TRoute>(entry: PatternEntry<TRoute>, method: string): RouteMatch<TRoute> | null {
   let match = entry.matches.get(method);
   if (match === undefined) {
     const slot = pick(entry.routes, method);
@@ -263,13 +263,13 @@ function bucketKey(text: string, start: number, end: number): number {
   return (end - start) * 0x10000 + text.charCodeAt(start);
 }
 
-function insertSorted<TRoute>(list: RouteEntry<TRoute>[], entry: RouteEntry<TRoute>): void {
+function insertSorted<TRoute>(list: PatternEntry<TRoute>[], entry: PatternEntry<TRoute>): void {
   let index = list.length;
   while (index > 0 && compareEntries(list[index - 1]!, entry) > 0) index--;
   list.splice(index, 0, entry);
 }
 
-function compareEntries<TRoute>(a: RouteEntry<TRoute>, b: RouteEntry<TRoute>): number {
+function compareEntries<TRoute>(a: PatternEntry<TRoute>, b: PatternEntry<TRoute>): number {
   return compareRank(a.rank, b.rank) || a.order - b.order;
 }
 
