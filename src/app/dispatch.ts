@@ -38,7 +38,6 @@ export function dispatch(
     env,
     executionContext,
     state.limits,
-    runtime,
   );
   const route = target.asterisk ? state.asterisk : findRoute(state, ctx);
   const pending = runChain(state, ctx, route.scopes, route.run);
@@ -60,9 +59,7 @@ function handOver(
   const body = built.raw !== undefined ? built.raw.body : built.body;
   if (!(body instanceof ReadableStream)) ctx.answered();
   else if (ctx.runtime.releasesRequest) ctx.request.settle();
-  ctx.handedOver(response, (error) =>
-    state.logger.error(`[portico] after the response of request ${ctx.request.id}`, error),
-  );
+  ctx.handedOver(response, state.logger);
   return response;
 }
 
@@ -126,7 +123,7 @@ function refuse(
   runtime: Runtime,
 ): Response {
   const info = new RequestInfo(request, INVALID_TARGET, id, NO_PARAMS, state.clientAddress, runtime, env);
-  const ctx = new Context(info, env, executionContext, state.limits, runtime);
+  const ctx = new Context(info, env, executionContext, state.limits);
   ctx.response.headers.set("connection", "close");
   renderDefault(state, ctx, badRequestError(reason));
   return respond(state, ctx, [state.root]) as Response;

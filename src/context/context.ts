@@ -1,6 +1,6 @@
 import { hostOf } from "../fast-path/fast-path.ts";
 import { checkTarget } from "../http/request-target.ts";
-import { NO_RUNTIME, type Runtime } from "../runtime/runtime.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import { dictionary } from "./dictionary.ts";
 import { defaultLimits, type Limits } from "./limits.ts";
 import { randomUUID } from "./request-id.ts";
@@ -56,8 +56,6 @@ export class Context<TEnv = RegisteredEnv> {
   limits: Limits;
   /** The error being rescued, once one was thrown (middleware can see it after `await next()`). */
   error: unknown = undefined;
-  /** What the runtime serving this request can do (peer address, upgrades, compression). */
-  readonly runtime: Runtime;
   readonly #executionContext: ExecutionContext | undefined;
   #state: RegisteredState | undefined = undefined;
   #signal: AbortSignal | undefined = undefined;
@@ -71,13 +69,16 @@ export class Context<TEnv = RegisteredEnv> {
     env: TEnv,
     executionContext: ExecutionContext | undefined,
     limits: Limits,
-    runtime: Runtime = NO_RUNTIME,
   ) {
     this.request = request;
     this.env = env;
     this.#executionContext = executionContext;
     this.limits = limits;
-    this.runtime = runtime;
+  }
+
+  /** What the runtime serving this request can do (peer address, upgrades, compression). */
+  get runtime(): Runtime {
+    return this.request.runtime;
   }
 
   /**
@@ -113,9 +114,9 @@ export class Context<TEnv = RegisteredEnv> {
 
   /**
    * The response was handed to the runtime (the core calls it): runs the `whenHandedOver` callbacks,
-   * each error given to `report` (the response is on its way: nothing can change it any more).
+   * each error logged (the response is on its way: nothing can change it any more).
    */
-  handedOver(response: Response, report: (error: unknown) => void): void {
+  handedOver(response: Response, logger: { error(message: string, error?: unknown): void }): void {
     const callbacks = this.#handedOver;
     if (callbacks === undefined) return;
     this.#handedOver = undefined;
@@ -123,7 +124,7 @@ export class Context<TEnv = RegisteredEnv> {
       try {
         callback(response);
       } catch (error) {
-        report(error);
+        logger.error(`[portico] after the response of request ${this.request.id}`, error);
       }
     }
   }

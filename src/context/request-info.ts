@@ -18,6 +18,8 @@ export class RequestInfo {
   readonly path: string;
   /** The raw query string, without `?` (empty when there is none). */
   readonly query: string;
+  /** What the runtime serving this request can do (`ctx.runtime`). */
+  readonly runtime: Runtime;
   /** The request's unique id, sent back as `X-Request-Id`. */
   readonly id: string;
   /** The path parameters, percent-decoded (an object with no inherited keys). */
@@ -25,7 +27,6 @@ export class RequestInfo {
 
   readonly #rewritten: boolean;
   readonly #lookup: AddressLookup | undefined;
-  readonly #runtime: Runtime;
   readonly #env: unknown;
   #raw: Request | undefined = undefined;
   #ip: string | undefined | null = null;
@@ -50,7 +51,7 @@ export class RequestInfo {
     this.pathParams = pathParams;
     this.#rewritten = target.rewritten;
     this.#lookup = lookup;
-    this.#runtime = runtime;
+    this.runtime = runtime;
     this.#env = env;
   }
 
@@ -75,7 +76,7 @@ export class RequestInfo {
     if (this.#ip === null) {
       const lookup = this.#lookup;
       this.#ip =
-        lookup === undefined ? undefined : lookup(this.source, this.#runtime.peer(this.source, this.#env));
+        lookup === undefined ? undefined : lookup(this.source, this.runtime.peer(this.source, this.#env));
     }
     return this.#ip;
   }
