@@ -80,12 +80,10 @@ export function jsonInput(plan: Plan, value: unknown): unknown {
     return value;
   const source = value as Record<string, unknown>;
   const out = dictionary<unknown>();
-  const fields = plan.fields;
   // Undeclared keys are kept; a renamed field is read from its key only, never from its own name.
-  for (const key of Object.keys(source)) {
-    if (!fields.some((f) => f.key === key || f.field === key)) out[key] = source[key];
-  }
-  for (const { field, key, plan: child } of fields) {
+  const claimed = plan.claimed;
+  for (const key of Object.keys(source)) if (!claimed.has(key)) out[key] = source[key];
+  for (const { field, key, plan: child } of plan.fields) {
     if (Object.hasOwn(source, key))
       out[field] = child.kind === "scalar" ? source[key] : jsonInput(child, source[key]);
   }

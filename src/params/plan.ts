@@ -37,6 +37,11 @@ export interface GroupPlan {
   readonly kind: "group";
   readonly optional: boolean;
   readonly fields: readonly FieldPlan[];
+  /**
+   * The source keys a JSON body's copy leaves to the fields: every declared key, and the name of each
+   * field read from another key (`t.key`), which the client may not send under that name.
+   */
+  readonly claimed: ReadonlySet<string>;
 }
 
 /** One field of a group: its name in the output, the key it is read from, and its plan. */
@@ -78,7 +83,8 @@ function groupPlan(entries: Readonly<Record<string, object>>, optional: boolean)
   for (const [field, schema] of Object.entries(entries)) {
     fields.push({ field, key: keyOf(schema) ?? field, plan: planOf(schema) });
   }
-  return { kind: "group", optional, fields };
+  const claimed = new Set(fields.flatMap(({ field, key }) => [field, key]));
+  return { kind: "group", optional, fields, claimed };
 }
 
 // t.key() may sit outside or inside the optional wrapper.
