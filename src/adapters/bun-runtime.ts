@@ -36,7 +36,6 @@ interface BunServerInfo {
 /** Bun's runtime: the server passed to `fetch` tells the peer, upgrades, and lifts idle timeouts. */
 export const bunRuntime: Runtime = {
   name: "Bun",
-  releasesRequest: false,
   peer(request, env) {
     const server = env as Partial<BunServerInfo> | null | undefined;
     return typeof server?.requestIP === "function"

@@ -30,10 +30,9 @@ const denoShim: UpgradeShim | undefined =
 /** True on Deno. */
 export const onDeno: boolean = upgradeWebSocket !== undefined;
 
-/** Deno's runtime. It closes a request once its response starts: the core keeps what it said. */
+/** Deno's runtime. It closes a request with its websocket handshake: the core keeps what it said first. */
 export const denoRuntime: Runtime = {
   name: "Deno",
-  releasesRequest: true,
   peer(_request, env) {
     const info = env as Partial<DenoServeInfo> | null | undefined;
     const address = typeof info === "object" && info !== null ? info.remoteAddr : undefined;

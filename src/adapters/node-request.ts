@@ -22,7 +22,6 @@ export function toRequest(
 /** What the Node adapter can do for the requests it made (`toRequest`). */
 export const nodeRuntime: Runtime = {
   name: "Node",
-  releasesRequest: false,
   peer: (request) => (request instanceof IncomingRequest ? request.peer : undefined),
   upgrade: (request) => (request instanceof IncomingRequest ? request.shim : undefined),
   keepOpen: () => {},

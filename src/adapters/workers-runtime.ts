@@ -32,7 +32,6 @@ const workersShim: UpgradeShim | undefined =
 /** The Workers runtime. */
 export const workersRuntime: Runtime = {
   name: "Workers",
-  releasesRequest: false,
   peer: (request) => (onCloudflare ? (request.headers.get("cf-connecting-ip") ?? undefined) : undefined),
   upgrade: () => workersShim,
   keepOpen: () => {},

@@ -47,8 +47,7 @@ export function dispatch(
 }
 
 // The response goes to the runtime: a body made whole ends the request (a later abort of the runtime's
-// signal is not the client leaving); a streamed one keeps it going, so what the request said is kept
-// where the runtime would close it (Deno).
+// signal is not the client leaving; a streamed one may still see the client leave).
 function handOver(
   state: AppState,
   ctx: Context,
@@ -58,7 +57,6 @@ function handOver(
   const built = ctx.response;
   const body = built.raw !== undefined ? built.raw.body : built.body;
   if (!(body instanceof ReadableStream)) ctx.answered();
-  else if (ctx.runtime.releasesRequest) ctx.request.settle();
   ctx.handedOver(response, state.logger);
   return response;
 }

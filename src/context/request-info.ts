@@ -56,9 +56,10 @@ export class RequestInfo {
   }
 
   /**
-   * Keeps what the request says readable after the runtime lets go of its request: Deno closes it when
-   * it sends a websocket handshake or starts a streamed body, and its headers and peer address throw
-   * from then on. Called by the core before either; the headers are copied once, the address found.
+   * Keeps what the request says readable after the runtime lets go of its request: Deno closes it with
+   * a websocket handshake, and its headers and peer address throw from then on (while a streamed body
+   * goes, they stay readable). Called by the core before the handshake; the headers are copied once,
+   * the address found.
    */
   settle(): void {
     if (this.#headers !== undefined) return;

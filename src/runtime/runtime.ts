@@ -84,12 +84,6 @@ export interface Runtime {
   /** Its name, for messages. */
   readonly name: string;
   /**
-   * True when the runtime closes its request once the response starts (Deno: reading the headers or
-   * the peer address then throws). The core then keeps a copy of what the request said before a
-   * websocket handshake or a streamed body.
-   */
-  readonly releasesRequest: boolean;
-  /**
    * The address of the connection's other end. Asked at most once per request, and only while the
    * runtime still holds the request open (the core keeps the answer).
    */
@@ -107,7 +101,6 @@ export interface Runtime {
 /** The runtime of an app with none to ask (`app.request()` in tests, an unknown host). */
 export const NO_RUNTIME: Runtime = {
   name: "none",
-  releasesRequest: false,
   peer: () => undefined,
   upgrade: () => undefined,
   keepOpen: () => {},

@@ -163,6 +163,10 @@ export const seams: Topic = {
       });
       r.get("/events", (ctx) =>
         sse(ctx, async (stream) => {
+          // Read once the stream has been going a while: a runtime that lets go of its request when
+          // the response starts (Deno) must not take what the request said with it.
+          await stream.comment("started");
+          await new Promise((resolve) => setTimeout(resolve, 100));
           await stream.send({ data: ctx.request.headers.get("x-key") ?? "" });
           await stream.send({ data: ctx.request.ip ?? "none" });
         }),
