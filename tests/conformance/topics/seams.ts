@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
 import * as v from "valibot";
-import { bodyLimit, compress, type LogEntry, logger } from "../../../src/middleware/mod.ts";
+import { bodyLimit, compress, csrf, type LogEntry, logger } from "../../../src/middleware/mod.ts";
 import { defineEndpoint, readBody, t } from "../../../src/mod.ts";
 import { sse } from "../../../src/sse/mod.ts";
 import { type Client, wsSession } from "../client.ts";
@@ -134,6 +134,10 @@ export const seams: Topic = {
         },
       });
       r.post("/unread", Unread);
+      r.on("/guarded", (guarded) => {
+        guarded.use(csrf());
+        guarded.ws("/live", (socket) => socket.send("in"));
+      });
       r.on("/compressed", (compressed) => {
         compressed.use(compress());
         compressed.get("/text", (ctx) => {
@@ -174,6 +178,30 @@ export const seams: Topic = {
     });
   },
   cases: [
+    {
+      name: "csrf() around a websocket: a cross-site handshake is a 403, a same-origin one opens",
+      needsServer: true,
+      async run(c) {
+        const { default: WebSocket } = await import("ws");
+        const open = (from: string) =>
+          new Promise<string>((resolve, reject) => {
+            const ws = new WebSocket(`${origin(c).replace(/^http/, "ws")}/seams/guarded/live`, {
+              origin: from,
+            });
+            ws.on("message", (data) => {
+              resolve(String(data));
+              ws.close();
+            });
+            ws.on("unexpected-response", (_request, response) => {
+              response.resume();
+              resolve(`status ${response.statusCode}`);
+            });
+            ws.on("error", reject);
+          });
+        assert.equal(await open("https://evil.example"), "status 403");
+        assert.equal(await open(origin(c)), "in");
+      },
+    },
     {
       name: "compress() says Vary: Accept-Encoding whatever the client accepts, compressed or not",
       async run(c) {
