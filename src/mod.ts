@@ -76,7 +76,6 @@ export { isLocalPath } from "./http/location.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
 export { UploadedFile } from "./params/part-head.ts";
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
-export type { FileOptions } from "./params/schema-meta.ts";
 export { type BodyOptions, type BodySpec, type StreamedFile, t } from "./params/t.ts";
 export type { PubSubDriver, PubSubStats } from "./pubsub/hub.ts";
 export { createRouter, type Method, type RouteOptions, Router } from "./router/create-router.ts";
@@ -102,6 +101,7 @@ export type {
   MayBeOmitted,
   SourceDeclaration,
 } from "./schema/entries.ts";
+export type { FileOptions } from "./schema/mark.ts";
 export type {
   StandardInput,
   StandardIssue,

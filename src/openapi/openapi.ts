@@ -1,16 +1,15 @@
-import type * as v from "valibot";
 import type { RouteInfo } from "../app/create-app.ts";
 import { isRunnable } from "../context/handler.ts";
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
 import type { ErrorClass } from "../errors/define-error.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
-import { getMeta } from "../params/schema-meta.ts";
-import { isBodySpec, toObjectSchema } from "../params/t.ts";
+import { isBodySpec } from "../params/t.ts";
 import { parsePattern } from "../router/parse-pattern.ts";
+import { declared } from "../schema/declared.ts";
 import type { Entries, SourceDeclaration } from "../schema/entries.ts";
 import { PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
 import { MULTI_SEGMENT } from "./extensions.ts";
-import { jsonSchemaOf, type Schema, sourceSchema } from "./json-schema.ts";
+import { jsonSchemaOf, type Schema } from "./json-schema.ts";
 
 /** Options of {@link openapi}. */
 export interface OpenApiOptions {
@@ -163,11 +162,11 @@ function operationOf(
     if (declaration === undefined) continue;
     const spec = isBodySpec(declaration) ? declaration : undefined;
     required ||= spec?.require === true;
-    const schema = jsonSchemaOf(sourceSchema(spec ? spec.declaration : (declaration as SourceDeclaration)));
+    const read = declared(spec ? spec.declaration : (declaration as SourceDeclaration));
+    const schema = jsonSchemaOf(read.schema);
     // A form with files is multipart only (its files as `format: binary`); any form may be multipart.
     if (source === "form") {
-      const files = JSON.stringify(schema).includes('"format":"binary"');
-      if (!files) content[mediaType] = { schema };
+      if (!read.files) content[mediaType] = { schema };
       content["multipart/form-data"] = { schema };
       continue;
     }
@@ -227,7 +226,7 @@ function declaredErrors(errors: Record<string, ErrorClass<unknown>> | undefined)
     payload:
       error.payloadEntries === undefined
         ? { type: "null" }
-        : jsonSchemaOf(toObjectSchema(error.payloadEntries as Entries)),
+        : jsonSchemaOf(declared(error.payloadEntries as Entries).schema),
   }));
 }
 
@@ -257,15 +256,14 @@ function objectParts(declaration: SourceDeclaration): {
   properties: Record<string, Schema>;
   required: Set<string>;
 } {
-  const schema = sourceSchema(declaration);
+  const { schema, plan } = declared(declaration);
   const converted = jsonSchemaOf(schema);
-  const entries = (schema as { entries?: Record<string, v.GenericSchema> }).entries ?? {};
+  const keys = new Map(plan.kind === "group" ? plan.fields.map(({ field, key }) => [field, key]) : []);
   const properties: Record<string, Schema> = {};
   const required = new Set<string>();
   const listed = new Set((converted.required as string[] | undefined) ?? []);
   for (const [name, property] of Object.entries((converted.properties ?? {}) as Record<string, Schema>)) {
-    const entry = entries[name];
-    const key = (entry && getMeta(entry)?.key) ?? name;
+    const key = keys.get(name) ?? name;
     properties[key] = property;
     if (listed.has(name)) required.add(key);
   }

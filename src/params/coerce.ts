@@ -1,6 +1,7 @@
 import { dictionary } from "../context/dictionary.ts";
+import type { GroupPlan, Plan } from "../schema/plan.ts";
+import { CAST_FAILED } from "../schema/scalars.ts";
 import { isGroup, type NestedGroup, type NestedValue } from "./parse-nested.ts";
-import { CAST_FAILED, type GroupPlan, type Plan } from "./plan.ts";
 
 /** A value whose cast failed: the client's text and the type it was meant to be. */
 interface FailedCast {

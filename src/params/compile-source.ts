@@ -1,17 +1,18 @@
-import type * as v from "valibot";
 import { type ParamIssue, type ParamSource, paramMessage, paramsError } from "../errors/param-errors.ts";
-import type { AnySchema, Entries, SourceDeclaration } from "../schema/entries.ts";
+import { type DeclaredSchema, declared } from "../schema/declared.ts";
+import type { SourceDeclaration } from "../schema/entries.ts";
+import { checkPlan, type GroupPlan, type Plan } from "../schema/plan.ts";
+import { type FastValidator, UNSURE } from "../schema/scalars.ts";
+import { MAX_ISSUES, type SchemaIssue } from "../schema/valibot.ts";
 import { castText, isCastText } from "./cast-text.ts";
 import { type FailedCasts, pathKey, toSourcePath } from "./coerce.ts";
-import { compileFastValidator, type FastValidator, UNSURE } from "./fast-validate.ts";
-import { checkPlan, type GroupPlan, type Plan, planOf } from "./plan.ts";
-import { asSchema } from "./standard-schema.ts";
-import { isBodySpec, toObjectSchema } from "./t.ts";
+import { isBodySpec } from "./t.ts";
 
 /** A declared source, prepared once per endpoint. */
 export interface CompiledSource {
   readonly source: ParamSource;
-  readonly schema: AnySchema;
+  /** Validates the (cast) input: the output, or the issues. */
+  readonly validate: DeclaredSchema["validate"];
   readonly plan: GroupPlan;
   readonly require: boolean;
   readonly preserveBody: boolean;
@@ -37,19 +38,17 @@ export function compileSource(source: ParamSource, declaration: unknown): Compil
   const inner: SourceDeclaration = body ? body.declaration : (declaration as SourceDeclaration);
   if (body && source !== "form" && source !== "json")
     throw new TypeError(`t.body() is only for form and json, not ${source}`);
-  const schema: AnySchema =
-    (asSchema(inner) as AnySchema | undefined) ?? (toObjectSchema(inner as Entries) as unknown as AnySchema);
-  const plan = planOf(schema);
+  const { plan, fast, validate } = declared(inner);
   if (plan.kind !== "group") throw new TypeError(`The ${source} params must be entries or an object schema`);
   checkPlan(plan, `${source} params`, source === "path");
   return {
     source,
-    schema,
+    validate,
     plan,
     require: body?.require === true,
     preserveBody: body?.preserveBody === true,
     copiesJson: needsCopy(plan),
-    fast: compileFastValidator(schema),
+    fast,
     shadow: shadowOf(plan),
   };
 }
@@ -100,21 +99,16 @@ export function validateSource(
       return output;
     }
   }
-  config.issues = 0;
-  const dataset = compiled.schema["~run"](
-    { value: input },
-    config as unknown as v.Config<v.BaseIssue<unknown>>,
-  );
-  if (dataset.issues === undefined) {
-    compiled.shadow?.(dataset.value);
-    return dataset.value;
+  const validated = compiled.validate(input);
+  if (validated.ok) {
+    compiled.shadow?.(validated.value);
+    return validated.value;
   }
-  const stopped = config.issues >= MAX_ISSUES;
   const issues: ParamIssue[] = [];
   const seen = new Set<string>();
-  for (const issue of dataset.issues) {
+  for (const issue of validated.issues) {
     if (issues.length === MAX_ISSUES) break;
-    const path = toSourcePath(compiled.plan, issue.path?.map((item) => item.key) ?? []);
+    const path = toSourcePath(compiled.plan, issue.path);
     const key = pathKey(path);
     const cast = failed?.get(key);
     if (cast !== undefined) {
@@ -123,56 +117,20 @@ export function validateSource(
     }
     issues.push({ path, message: issueMessage(compiled.source, path, issue, cast) });
   }
-  throw paramsError(compiled.source, issues, stopped || dataset.issues.length > issues.length);
+  throw paramsError(compiled.source, issues, validated.truncated || validated.issues.length > issues.length);
 }
-
-/** The most issues a parameter error reports; validation stops soon after. */
-const MAX_ISSUES = 20;
-
-// A 1 MiB body of 500,000 wrong items would otherwise keep the event loop for a second and answer
-// with 60 MiB of issues. valibot reads the config's `lang` once per issue it adds, and `abortEarly`
-// whenever it decides whether a loop goes on: a config that counts the first and answers the second
-// with "stop" from the 20th issue on ends the walk there. (`safeParse` would copy the config and read
-// each field once, so the schema's `~run` is called directly.) Validation is synchronous and never
-// nested, so one config object serves every call.
-class CountingConfig {
-  issues = 0;
-  readonly message: undefined = undefined;
-  readonly abortPipeEarly: undefined = undefined;
-  get lang(): undefined {
-    this.issues++;
-    return undefined;
-  }
-  get abortEarly(): boolean {
-    return this.issues >= MAX_ISSUES;
-  }
-}
-const config = new CountingConfig();
 
 function issueMessage(
   source: ParamSource,
   path: string[],
-  issue: v.BaseIssue<unknown>,
+  issue: SchemaIssue,
   cast: { input: string; typeName: string } | undefined,
 ): string {
   let text: string;
   if (cast !== undefined) text = castText(cast.input, cast.typeName);
-  else if (issue.input === undefined && issue.kind === "schema") text = "is missing";
+  else if (issue.missing) text = "is missing";
   else if (isCastText(issue.message)) text = issue.message;
-  else text = `is invalid: ${withoutReceived(issue)}`;
+  else text = `is invalid: ${issue.message}`;
   if (path.length === 0) return `${source === "json" ? "JSON body" : "Parameters"} ${text}`;
   return paramMessage(source, path, text);
-}
-
-// valibot's default messages end with the value received ("… but received \"hunter2\""), which may be a
-// password or a token: Portico says what was expected instead. A message the app wrote stays as is.
-const DEFAULT_MESSAGE = /^Invalid (\w+(?: \w+)*): (?:Expected [\s\S]* but r|R)eceived [\s\S]*$/;
-
-function withoutReceived(issue: v.BaseIssue<unknown>): string {
-  const match = DEFAULT_MESSAGE.exec(issue.message);
-  if (match === null) return issue.message;
-  const what = match[1] === "type" ? "" : `${match[1]} `;
-  return issue.expected === null
-    ? `unexpected ${what.trim() || "value"}`
-    : `expected ${what}${issue.expected}`;
 }

@@ -1,12 +1,12 @@
 import type { Context } from "../context/context.ts";
 import { payloadTooLargeError } from "../errors/http-error.ts";
 import { bodyError } from "../errors/param-errors.ts";
+import type { FileOptions } from "../schema/mark.ts";
+import type { Plan } from "../schema/plan.ts";
 import type { CompiledSource } from "./compile-source.ts";
 import { readMultipart } from "./multipart.ts";
 import { keyPath, type NestedGroup, nestedBuilder } from "./parse-nested.ts";
 import { boundaryOf, fieldError, type PartHead, type PartPlan } from "./part-head.ts";
-import type { Plan } from "./plan.ts";
-import type { FileOptions } from "./schema-meta.ts";
 import { acceptsType, type StreamedFile } from "./t.ts";
 
 /**

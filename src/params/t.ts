@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { objectOf } from "../schema/declared.ts";
 import {
   type AnySchema,
   type Entries,
@@ -6,104 +7,82 @@ import {
   type InferEntries,
   type SourceDeclaration,
 } from "../schema/entries.ts";
+import { type FileOptions, mark } from "../schema/mark.ts";
+import { EPOCH_LIMIT, INT32, INT64, type ScalarName } from "../schema/scalars.ts";
 import { castText } from "./cast-text.ts";
 import { parseIsoDate } from "./iso-date.ts";
-import { type FileOptions, getMeta, setMeta } from "./schema-meta.ts";
-import { asSchema } from "./standard-schema.ts";
-
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-// new Date() accepts ±8.64e15 ms.
-const EPOCH_LIMIT = 8.64e12;
 
 const castTo =
-  (typeName: string) =>
+  (typeName: ScalarName | "Array") =>
   (issue: { input: unknown }): string =>
     castText(issue.input, typeName);
 
 /** A 32-bit signed integer (`Int32`). */
 function int32(): v.GenericSchema<number, number> {
   const m = castTo("Int32");
-  return setMeta(
-    v.pipe(
-      v.number(m),
-      v.integer(m),
-      v.minValue(INT32_MIN, m),
-      v.maxValue(INT32_MAX, m),
-      v.metadata({ format: "int32" }),
-    ),
-    {
-      typeName: "Int32",
-    },
+  return v.pipe(
+    v.number(m),
+    v.integer(m),
+    v.minValue(INT32.min, m),
+    v.maxValue(INT32.max, m),
+    mark({ type: "Int32" }),
   );
 }
 
 /** A 64-bit signed integer as a `bigint` (`Int64`); JSON gives it as a safe integer number. */
 function int64(): v.GenericSchema<bigint | number, bigint> {
   const m = castTo("Int64");
-  return setMeta(
-    v.pipe(
-      v.union([v.bigint(m), v.pipe(v.number(m), v.safeInteger(m))], m),
-      v.metadata({ format: "int64" }),
-      v.transform((value: bigint | number) => BigInt(value)),
-      v.minValue(INT64_MIN, m),
-      v.maxValue(INT64_MAX, m),
-    ),
-    { typeName: "Int64" },
+  return v.pipe(
+    v.union([v.bigint(m), v.pipe(v.number(m), v.safeInteger(m))], m),
+    mark({ type: "Int64" }),
+    v.transform((value: bigint | number) => BigInt(value)),
+    v.minValue(INT64.min, m),
+    v.maxValue(INT64.max, m),
   );
 }
 
 /** A finite 64-bit float (`Float64`). */
 function float(): v.GenericSchema<number, number> {
   const m = castTo("Float64");
-  return setMeta(v.pipe(v.number(m), v.finite(m), v.metadata({ format: "double" })), { typeName: "Float64" });
+  return v.pipe(v.number(m), v.finite(m), mark({ type: "Float64" }));
 }
 
 /** A boolean (`Bool`): `true`/`false` in path, query and form. */
 function bool(): v.GenericSchema<boolean, boolean> {
-  return setMeta(v.boolean(castTo("Bool")), { typeName: "Bool" });
+  return v.pipe(v.boolean(castTo("Bool")), mark({ type: "Bool" }));
 }
 
 /** A string (`String`). */
 function string(): v.GenericSchema<string, string> {
-  return setMeta(v.string(castTo("String")), { typeName: "String" });
+  return v.pipe(v.string(castTo("String")), mark({ type: "String" }));
 }
 
 /** An ISO 8601 date or date-time string, as a `Date` (`Date`); without an offset it is UTC. */
 function date(): v.GenericSchema<string, Date> {
-  const m = castTo("Date");
-  return setMeta(
-    v.pipe(
-      v.string(m),
-      v.metadata({ format: "date-time", description: "ISO 8601 date or date-time; UTC without an offset" }),
-      v.rawTransform(({ dataset, addIssue, NEVER }) => {
-        const parsed = parseIsoDate(dataset.value);
-        if (parsed === undefined) {
-          addIssue({ message: castText(dataset.value, "Date") });
-          return NEVER;
-        }
-        return parsed;
-      }),
-    ),
-    { typeName: "Date" },
+  return v.pipe(
+    v.string(castTo("Date")),
+    mark({ type: "Date" }),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const parsed = parseIsoDate(dataset.value);
+      if (parsed === undefined) {
+        addIssue({ message: castText(dataset.value, "Date") });
+        return NEVER;
+      }
+      return parsed;
+    }),
   );
 }
 
 /** Unix time in whole seconds, as a `Date` (`Epoch`). */
 function epoch(): v.GenericSchema<number, Date> {
   const m = castTo("Epoch");
-  return setMeta(
-    v.pipe(
-      v.number(m),
-      v.integer(m),
-      v.minValue(-EPOCH_LIMIT, m),
-      v.maxValue(EPOCH_LIMIT, m),
-      v.metadata({ description: "Unix time in whole seconds" }),
-      v.transform((seconds: number) => new Date(seconds * 1000)),
-    ),
-    { typeName: "Epoch" },
+  return v.pipe(
+    v.number(m),
+    v.integer(m),
+    v.minValue(-EPOCH_LIMIT, m),
+    v.maxValue(EPOCH_LIMIT, m),
+    mark({ type: "Epoch" }),
+    v.transform((seconds: number) => new Date(seconds * 1000)),
   );
 }
 
@@ -111,7 +90,7 @@ function epoch(): v.GenericSchema<number, Date> {
 function array<TItem extends AnySchema>(
   item: TItem,
 ): v.ArraySchema<TItem, (issue: { input: unknown }) => string> {
-  return setMeta(v.array(item, castTo("Array")), { typeName: "Array" });
+  return v.array(item, castTo("Array"));
 }
 
 /** A file streamed to the handler (`t.file({ stream: true })`): read it once, with `stream()`. */
@@ -154,17 +133,14 @@ function file(options: FileOptions = {}): v.GenericSchema<File | StreamedFile, F
     stream
       ? typeof value === "object" && value !== null && typeof (value as StreamedFile).stream === "function"
       : value instanceof Blob && typeof (value as File).name === "string";
-  return setMeta(
-    v.pipe(
-      v.custom<File | StreamedFile>(isFile, "expected a file"),
-      v.check(
-        (value) => stream || maxSize === undefined || (value as File).size <= maxSize,
-        `expected at most ${maxSize} bytes`,
-      ),
-      v.check((value) => acceptsType(types, value.type), `expected a file of type ${types?.join(" or ")}`),
-      v.metadata({ type: "string", format: "binary" }),
+  return v.pipe(
+    v.custom<File | StreamedFile>(isFile, "expected a file"),
+    v.check(
+      (value) => stream || maxSize === undefined || (value as File).size <= maxSize,
+      `expected at most ${maxSize} bytes`,
     ),
-    { typeName: "File", file: { ...options, stream } },
+    v.check((value) => acceptsType(types, value.type), `expected a file of type ${types?.join(" or ")}`),
+    mark({ type: "File", file: { ...options, stream } }),
   );
 }
 
@@ -172,7 +148,7 @@ function file(options: FileOptions = {}): v.GenericSchema<File | StreamedFile, F
 function group<const TEntries extends Entries>(
   entries: TEntries,
 ): v.GenericSchema<unknown, InferEntries<TEntries>> {
-  return toObjectSchema(entries) as unknown as v.GenericSchema<unknown, InferEntries<TEntries>>;
+  return objectOf(entries) as unknown as v.GenericSchema<unknown, InferEntries<TEntries>>;
 }
 
 /**
@@ -184,8 +160,8 @@ function group<const TEntries extends Entries>(
 function key<TSchema extends AnySchema>(sourceKey: string, schema: TSchema): TSchema {
   if (sourceKey === "" || FORBIDDEN_KEYS.has(sourceKey))
     throw new TypeError(`Invalid source key "${sourceKey}"`);
-  // A copy, so that the same schema may be used under other keys elsewhere.
-  return setMeta({ ...schema }, { ...getMeta(schema), key: sourceKey });
+  // A new pipe, so that the same schema may be used under other keys elsewhere.
+  return v.pipe(schema, mark({ key: sourceKey })) as unknown as TSchema;
 }
 
 /** Options of a form or JSON body source. */
@@ -238,16 +214,6 @@ function body<
 /** True when a source declaration was made by `t.body`. */
 export function isBodySpec(value: unknown): value is BodySpec {
   return typeof value === "object" && value !== null && bodyMark in value;
-}
-
-/** Turns entries (plain objects are nested groups) into a valibot object schema. */
-export function toObjectSchema(entries: Entries): v.ObjectSchema<v.ObjectEntries, undefined> {
-  const out: Record<string, AnySchema> = {};
-  for (const [name, value] of Object.entries(entries)) {
-    if (FORBIDDEN_KEYS.has(name)) throw new TypeError(`"${name}" cannot be a parameter name`);
-    out[name] = asSchema(value) ?? toObjectSchema(value as Entries);
-  }
-  return v.object(out);
 }
 
 /**

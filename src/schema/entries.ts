@@ -60,14 +60,3 @@ export type InferDeclaration<TDeclaration> = TDeclaration extends AnySchema
 
 /** Keys that could reach an object's prototype; never accepted as parameter names. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
-
-/** The parts of a schema the plan reads (a valibot schema, or a Standard Schema's stand-in). */
-export interface SchemaNode {
-  readonly type: string;
-  readonly wrapped?: SchemaNode;
-  readonly entries?: Readonly<Record<string, SchemaNode>>;
-  readonly item?: SchemaNode;
-  readonly literal?: unknown;
-  readonly options?: readonly unknown[];
-  readonly pipe?: readonly { readonly type: string }[];
-}

@@ -68,3 +68,21 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
     (value as { kind?: unknown }).kind !== "schema"
   );
 }
+
+/** A JSON Schema, as a plain object. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * The JSON Schema of what a Standard Schema accepts, from its library (draft 2020-12, without
+ * `$schema`), or `undefined` when the library gives none (or cannot convert this schema).
+ */
+export function jsonSchemaOfStandard(schema: StandardSchemaV1): JsonSchema | undefined {
+  try {
+    const json = schema["~standard"].jsonSchema?.input({ target: "draft-2020-12" });
+    if (json === undefined) return undefined;
+    const { $schema: _, ...rest } = json;
+    return rest;
+  } catch {
+    return undefined;
+  }
+}

@@ -4,7 +4,8 @@ import fc from "fast-check";
 import "./settings.ts";
 import * as v from "valibot";
 import { t } from "../../src/mod.ts";
-import { compileFastValidator, UNSURE } from "../../src/params/fast-validate.ts";
+import { compileFastValidator } from "../../src/schema/fast-validate.ts";
+import { UNSURE } from "../../src/schema/scalars.ts";
 
 // The compiled validator answers only what valibot would: whenever it vouches for an input, valibot
 // accepts it with an equal output; otherwise valibot decides (and reports the issues).

@@ -1,10 +1,5 @@
-import { ownTypeName } from "./schema-meta.ts";
-
-/** What a fast validator answers when it cannot vouch for the input: valibot then decides. */
-export const UNSURE: unique symbol = Symbol("unsure");
-
-/** Validates a value exactly as valibot would, for the schemas it knows, or answers {@link UNSURE}. */
-export type FastValidator = (input: unknown) => unknown;
+import { helperType, unmarked } from "./mark.ts";
+import { type FastValidator, SCALARS, UNSURE } from "./scalars.ts";
 
 interface Node {
   readonly type: string;
@@ -14,25 +9,6 @@ interface Node {
   readonly item?: Node;
   readonly default?: unknown;
 }
-
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
-// The `t` helpers whose cast (or JSON's types) already decides validity: each validator gives the
-// output valibot gives for a valid input.
-const HELPERS: Readonly<Record<string, FastValidator>> = {
-  Int32: (v) =>
-    typeof v === "number" && Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX ? v : UNSURE,
-  Float64: (v) => (typeof v === "number" && Number.isFinite(v) ? v : UNSURE),
-  Int64: (v) => {
-    if (typeof v === "bigint") return v >= INT64_MIN && v <= INT64_MAX ? v : UNSURE;
-    return typeof v === "number" && Number.isSafeInteger(v) ? BigInt(v) : UNSURE;
-  },
-  Bool: (v) => (typeof v === "boolean" ? v : UNSURE),
-  String: (v) => (typeof v === "string" ? v : UNSURE),
-};
 
 const OPTIONAL = new Set(["optional", "nullish", "exact_optional"]);
 
@@ -48,8 +24,10 @@ const OPTIONAL = new Set(["optional", "nullish", "exact_optional"]);
  */
 export function compileFastValidator(schema: object): FastValidator | undefined {
   const node = schema as Node;
-  const helper = ownTypeName(node);
-  if (helper !== undefined) return HELPERS[helper];
+  const helper = helperType(node);
+  if (helper !== undefined) return SCALARS[helper].check;
+  const bare = unmarked(node);
+  if (bare !== node) return compileFastValidator(bare);
   if (node.pipe !== undefined) return undefined;
   switch (node.type) {
     case "string":
