@@ -1,10 +1,9 @@
-import { isRunnable, type Middleware } from "../context/handler.ts";
+import type { Middleware } from "../context/handler.ts";
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
-import { MULTI_SEGMENT } from "../openapi/extensions.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import type { RouteEntry, Routes } from "../router/define-routes.ts";
-import { parsePattern } from "../router/parse-pattern.ts";
-import { type ErrorEnvelope, PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
+import { type ErrorEnvelope, MULTI_SEGMENT, PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
+import { parsePattern } from "../wire/path-pattern.ts";
 import { encodeForm, encodeValue, jsonBigint } from "./encode.ts";
 import type { Client } from "./types.ts";
 
@@ -129,7 +128,9 @@ function fromRoutes(routes: Routes): Map<string, Operation> {
   );
   const operations = new Map<string, Operation>();
   for (const [name, [method, pattern, handler]] of Object.entries(routes.entries)) {
-    const endpoint = isRunnable(handler) ? (handler as unknown as Endpoint<ParamsDeclaration>) : undefined;
+    // An endpoint carries its declared errors (a block handler is a function and declares none).
+    const endpoint =
+      typeof handler === "object" ? (handler as unknown as Endpoint<ParamsDeclaration>) : undefined;
     const errors = new Map<string, string>();
     for (const errorName of [...PARAM_ERRORS, ...shared, ...Object.keys(endpoint?.errors ?? {})]) {
       errors.set(toWords(errorName), errorName);

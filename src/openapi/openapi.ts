@@ -4,11 +4,10 @@ import type { Endpoint } from "../endpoint/define-endpoint.ts";
 import type { ErrorClass } from "../errors/define-error.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import { isBodySpec } from "../params/t.ts";
-import { parsePattern } from "../router/parse-pattern.ts";
 import { declared } from "../schema/declared.ts";
 import type { Entries, SourceDeclaration } from "../schema/entries.ts";
-import { PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
-import { MULTI_SEGMENT } from "./extensions.ts";
+import { MULTI_SEGMENT, PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
+import { parsePattern } from "../wire/path-pattern.ts";
 import { jsonSchemaOf, type Schema } from "./json-schema.ts";
 
 /** Options of {@link openapi}. */

@@ -1,5 +1,5 @@
+import { type Part, parsePattern } from "../wire/path-pattern.ts";
 import { type Ambiguity, findAmbiguity } from "./check-linear.ts";
-import { type Part, parsePattern } from "./parse-pattern.ts";
 import { patternSource } from "./pattern-source.ts";
 import { charSet, parseRegExp, type RegExpNode, UncheckableError } from "./regexp-tree.ts";
 

@@ -1,4 +1,4 @@
-import type { Part } from "./parse-pattern.ts";
+import type { Part } from "../wire/path-pattern.ts";
 
 /** A pattern as one regular expression (for the `v` flag): its source and the name of each capture. */
 export interface PatternSource {

@@ -1,6 +1,7 @@
 // The wire contract, written once: what the server sends and the client and the OpenAPI document read
 // — the parameter sources, their error names, the error envelope, and the words an error name is shown
-// as. The server's rendering, `openapi()` and the typed client import it; it imports nothing.
+// as, and the OpenAPI extension the client reads. The server's rendering, `openapi()` and the typed
+// client import it; it imports nothing. (The route syntax the three share is `path-pattern.ts`.)
 
 /** The four parameter sources. */
 export type ParamSource = "path" | "query" | "form" | "json";
@@ -45,3 +46,9 @@ export function toWords(name: string): string {
   }
   return split;
 }
+
+/**
+ * On a path parameter that may hold slashes (a wildcard, `*` or `+`): the client keeps them unencoded.
+ * An OpenAPI specification extension, written by the document and read by the client.
+ */
+export const MULTI_SEGMENT = "x-portico-multi-segment";

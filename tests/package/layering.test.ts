@@ -63,3 +63,21 @@ test("no import circle in src/, inside a folder either", () => {
   for (const file of imports.keys()) visit(file, []);
   assert.deepEqual(circles, []);
 });
+
+test("the client's code is its own and the wire contract's: nothing of the server reaches a browser bundle", async () => {
+  const { build } = await import("esbuild");
+  const result = await build({
+    entryPoints: [join(src, "client/mod.ts")],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    metafile: true,
+  });
+  const inputs = Object.keys(result.metafile.inputs).map((file) => relative(src, join(process.cwd(), file)));
+  assert.deepEqual(
+    inputs.filter((file) => !file.startsWith("client/") && !file.startsWith("wire/")),
+    [],
+  );
+});

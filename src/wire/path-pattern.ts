@@ -1,6 +1,8 @@
 // The URLPattern pathname syntax, parsed as the standard does (https://urlpattern.spec.whatwg.org/,
 // "tokenize" and "parse a pattern string", strict policy, "/" as delimiter and prefix), so that
-// routes mean the same on every runtime whatever its own URLPattern does.
+// routes mean the same on every runtime whatever its own URLPattern does. Part of the wire contract:
+// the router compiles routes from it, `openapi()` writes path templates with it and the client fills
+// paths with it, so the three agree on what a route's path is.
 
 /** How often a part may occur. */
 type Modifier = "" | "?" | "*" | "+";
