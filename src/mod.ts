@@ -71,7 +71,7 @@ export {
   PathParamsError,
   QueryParamsError,
 } from "./errors/param-errors.ts";
-export { HtmlString, html, raw } from "./http/html.ts";
+export { HtmlString, html, raw, unescaped } from "./http/html.ts";
 export { isLocalPath } from "./http/location.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
 export { UploadedFile } from "./params/part-head.ts";

@@ -16,6 +16,7 @@ export type {
   Client,
   ClientError,
   ClientMethod,
+  ClientResult,
   DataOf,
   DeclaredErrors,
   ErrorsOf,

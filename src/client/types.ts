@@ -124,10 +124,18 @@ export type DataOf<TViews> = [TViews] extends [never]
     ? TJson
     : unknown;
 
-/** What a call resolves to: never a rejection for an HTTP error answer. */
-export type CallResult<TData, TError> =
+/** What a client call resolves to: never a rejection for an HTTP error answer. */
+export type ClientResult<TData, TError> =
   | { readonly ok: true; readonly status: number; readonly data: TData }
   | { readonly ok: false; readonly status: number; readonly error: TError };
+
+/**
+ * The former name of {@link ClientResult} (the endpoint's `CallResult` is what `call` returns: one name,
+ * one meaning).
+ *
+ * @deprecated Use `ClientResult`; this name goes in 0.4.
+ */
+export type CallResult<TData, TError> = ClientResult<TData, TError>;
 
 /** One client method, from a route's endpoint. */
 export type ClientMethod<THandler, TUse> =
@@ -135,13 +143,15 @@ export type ClientMethod<THandler, TUse> =
     ? [TParams] extends [never]
       ? (input?: {
           headers?: HeadersInit;
-        }) => Promise<CallResult<DataOf<TViews>, ErrorsOf<never, TErrors, TUse>>>
+        }) => Promise<ClientResult<DataOf<TViews>, ErrorsOf<never, TErrors, TUse>>>
       : Record<never, never> extends CallInput<TParams>
         ? (
             input?: CallInput<TParams>,
-          ) => Promise<CallResult<DataOf<TViews>, ErrorsOf<TParams, TErrors, TUse>>>
-        : (input: CallInput<TParams>) => Promise<CallResult<DataOf<TViews>, ErrorsOf<TParams, TErrors, TUse>>>
-    : (input?: { headers?: HeadersInit }) => Promise<CallResult<unknown, UndeclaredError>>;
+          ) => Promise<ClientResult<DataOf<TViews>, ErrorsOf<TParams, TErrors, TUse>>>
+        : (
+            input: CallInput<TParams>,
+          ) => Promise<ClientResult<DataOf<TViews>, ErrorsOf<TParams, TErrors, TUse>>>
+    : (input?: { headers?: HeadersInit }) => Promise<ClientResult<unknown, UndeclaredError>>;
 
 /** Every error a call may give back: declared, parameter, middleware, and undeclared. */
 export type ErrorsOf<TParams, TErrors, TUse> =

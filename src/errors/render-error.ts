@@ -1,5 +1,5 @@
 import { pickMediaType } from "../http/accept.ts";
-import { html, raw } from "../http/html.ts";
+import { html, unescaped } from "../http/html.ts";
 import { toJSON } from "../http/json.ts";
 import { type ErrorEnvelope, toWords } from "../wire/contract.ts";
 import { HttpError, isHttpError } from "./http-error.ts";
@@ -85,6 +85,6 @@ function htmlPage(
     .value;
 }
 
-const STYLE = raw(
+const STYLE = unescaped(
   "body{font:16px/1.5 system-ui,sans-serif;margin:4rem auto;max-width:40rem;padding:0 1rem}small{color:#666}pre{overflow:auto}",
 );

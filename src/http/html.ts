@@ -12,14 +12,14 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * Markup that is already safe: what {@link html} builds and {@link raw} vouches for. Interpolated
+ * Markup that is already safe: what {@link html} builds and {@link unescaped} vouches for. Interpolated
  * into `html` as is; a view's renderer may return it; `String(markup)` gives the text.
  */
 export class HtmlString {
   /** The markup. */
   readonly value: string;
 
-  /** Wraps markup that is known to be safe (prefer {@link html} or {@link raw}). */
+  /** Wraps markup that is known to be safe (prefer {@link html} or {@link unescaped}). */
   constructor(value: string) {
     this.value = value;
   }
@@ -32,7 +32,7 @@ export class HtmlString {
 
 /**
  * Builds HTML, escaping every interpolated value: text is escaped for content and quoted attributes;
- * markup from `html` or `raw()` goes in as is; arrays are joined; `null`, `undefined`, `true` and
+ * markup from `html` or `unescaped()` goes in as is; arrays are joined; `null`, `undefined`, `true` and
  * `false` render nothing (so `${ok && html`<b>ok</b>`}` works).
  *
  * @example
@@ -48,10 +48,19 @@ export function html(strings: TemplateStringsArray, ...values: readonly unknown[
  * Marks text as markup that `html` must not escape: only for HTML you wrote or sanitised yourself.
  *
  * @example
- * html`<main>${raw(renderedMarkdown)}</main>`
+ * html`<main>${unescaped(renderedMarkdown)}</main>`
+ */
+export function unescaped(markup: string): HtmlString {
+  return new HtmlString(String(markup));
+}
+
+/**
+ * The former name of {@link unescaped} (`ctx.request.raw` is the standard `Request`: one name, one meaning).
+ *
+ * @deprecated Use `unescaped()`; `raw()` goes in 0.4.
  */
 export function raw(markup: string): HtmlString {
-  return new HtmlString(String(markup));
+  return unescaped(markup);
 }
 
 function toMarkup(value: unknown): string {

@@ -32,6 +32,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "isLocalPath",
       "isView",
       "raw",
+      "unescaped",
       "readBody",
       "t",
       "UploadedFile",
@@ -214,6 +215,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     types: [
       "CallInput",
       "CallResult",
+      "ClientResult",
       "Client",
       "ClientError",
       "ClientMethod",

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { createApp, defineEndpoint, defineError, defineView, HtmlString, html, raw } from "../../src/mod.ts";
+import {
+  createApp,
+  defineEndpoint,
+  defineError,
+  defineView,
+  HtmlString,
+  html,
+  unescaped,
+} from "../../src/mod.ts";
 
 describe("html``", () => {
   test("escapes every interpolated text, in content and in quoted attributes", () => {
@@ -13,12 +21,12 @@ describe("html``", () => {
     assert.equal(html`<p title='${"it's"}'>`.value, "<p title='it&#39;s'>");
   });
 
-  test("nested markup, arrays and raw() go in as is; nothing for null, undefined and booleans", () => {
+  test("nested markup, arrays and unescaped() go in as is; nothing for null, undefined and booleans", () => {
     const items = ["<1>", "2"];
-    const page = html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul>${raw("<hr>")}${null}${undefined}${false}${true}${0}`;
+    const page = html`<ul>${items.map((item) => html`<li>${item}</li>`)}</ul>${unescaped("<hr>")}${null}${undefined}${false}${true}${0}`;
     assert.ok(page instanceof HtmlString);
     assert.equal(String(page), "<ul><li>&lt;1&gt;</li><li>2</li></ul><hr>0");
-    assert.equal(html`${["<a>", [raw("<b>")]]}`.value, "&lt;a&gt;<b>");
+    assert.equal(html`${["<a>", [unescaped("<b>")]]}`.value, "&lt;a&gt;<b>");
     assert.equal(`${html`<i>${"&"}</i>`}`, "<i>&amp;</i>");
   });
 
