@@ -107,9 +107,14 @@ describe("portico/node serve()", () => {
     const wasAborted = new Promise<void>((resolve) => {
       aborted = resolve;
     });
+    let arrived: () => void = () => {};
+    const inHandler = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     const app = createApp();
     app.get("/slow", (ctx) => {
       ctx.request.raw.signal.addEventListener("abort", () => aborted());
+      arrived();
       return new Promise<void>(() => {});
     });
     const server = await serve(app, { port: 0, gracePeriod: 100 });
@@ -117,7 +122,7 @@ describe("portico/node serve()", () => {
       const req = httpRequest({ host: "127.0.0.1", port: server.port, path: "/slow" });
       req.on("error", () => {});
       req.end();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await inHandler;
       req.destroy();
       await wasAborted;
     } finally {
@@ -127,16 +132,21 @@ describe("portico/node serve()", () => {
 
   test("close() lets a request in flight finish", async () => {
     let release: () => void = () => {};
+    let arrived: () => void = () => {};
+    const inHandler = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     const app = createApp();
     app.get("/wait", async (ctx) => {
       await new Promise<void>((resolve) => {
         release = resolve;
+        arrived();
       });
       ctx.response.write("finished");
     });
     const server = await serve(app, { port: 0 });
     const pending = fetch(new URL("/wait", server.url)).then((res) => res.text());
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await inHandler;
     const closing = server.close();
     release();
     assert.equal(await pending, "finished");

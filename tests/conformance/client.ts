@@ -52,7 +52,13 @@ export interface WsOutcome {
 export function wsSession(
   origin: string,
   path: string,
-  options: { send?: (string | Uint8Array)[]; closeAfter?: number; timeout?: number } = {},
+  options: {
+    send?: (string | Uint8Array)[];
+    closeAfter?: number;
+    timeout?: number;
+    /** Called with each message as it arrives (to wait for one without a fixed sleep). */
+    onMessage?: (message: string | number[]) => void;
+  } = {},
 ): Promise<WsOutcome> {
   const messages: (string | number[])[] = [];
   return new Promise((resolve, reject) => {
@@ -65,7 +71,9 @@ export function wsSession(
       for (const item of options.send ?? []) ws.send(item);
     });
     ws.on("message", (data: Buffer, isBinary: boolean) => {
-      messages.push(isBinary ? [...data] : data.toString("utf8"));
+      const message = isBinary ? [...data] : data.toString("utf8");
+      messages.push(message);
+      options.onMessage?.(message);
       if (options.closeAfter !== undefined && messages.length >= options.closeAfter) ws.close(1000);
     });
     ws.on("close", (code: number, reason: Buffer) => {

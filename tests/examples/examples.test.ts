@@ -110,8 +110,15 @@ describe("examples/chat", () => {
     const server = await serve(chat, { port: 0 });
     try {
       const origin = server.url.origin;
-      const alice = wsSession(origin, "/chat/lobby?name=alice", { closeAfter: 3 });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      let entered = () => {};
+      const aliceIn = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const alice = wsSession(origin, "/chat/lobby?name=alice", {
+        closeAfter: 3,
+        onMessage: () => entered(),
+      });
+      await aliceIn;
       const bob = await wsSession(origin, "/chat/lobby?name=bob", { send: ["hi all"], closeAfter: 2 });
       assert.deepEqual(bob.messages, ["* bob joined (2 here)", "bob: hi all"]);
       assert.deepEqual((await alice).messages, [
