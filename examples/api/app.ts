@@ -1,10 +1,11 @@
 // A small JSON API: users and their posts, with path, query, JSON and form params, declared errors,
 // views with a declared JSON shape, named routes, an OpenAPI document and a typed client
 // (examples/api/client.ts). Data lives in memory.
+
+import { createApp, defineEndpoint, defineError, defineRoutes, defineView, html, t } from "portico";
+import { bodyLimit, csrf } from "portico/middleware";
+import { docsPage, openapi } from "portico/openapi";
 import * as v from "valibot";
-import { bodyLimit, csrf } from "../../src/middleware/mod.ts";
-import { createApp, defineEndpoint, defineError, defineRoutes, defineView, html, t } from "../../src/mod.ts";
-import { docsPage, openapi } from "../../src/openapi/mod.ts";
 
 interface User {
   id: number;

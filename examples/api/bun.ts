@@ -1,5 +1,5 @@
 // `bun run examples/api/bun.ts`
-import { serve } from "../../src/adapters/bun.ts";
+import { serve } from "portico/bun";
 import { app } from "./app.ts";
 
 const server = serve(app, { port: Number(process.env.PORT ?? 3000) });

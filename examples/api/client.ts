@@ -1,6 +1,6 @@
 // The typed client of examples/api: `npx tsx examples/api/node.ts` in one terminal, then
 // `npx tsx examples/api/client.ts` in another. Only the routes' type is imported from the server code.
-import { createClient } from "../../src/client/mod.ts";
+import { createClient } from "portico/client";
 import type { api } from "./app.ts";
 
 const client = createClient<typeof api>({ baseUrl: process.env.API_URL ?? "http://localhost:3000/api" });

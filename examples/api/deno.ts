@@ -1,5 +1,5 @@
 // `deno run --allow-net --allow-env --allow-read examples/api/deno.ts`
-import { serve } from "../../src/adapters/deno.ts";
+import { serve } from "portico/deno";
 import { app } from "./app.ts";
 
 declare const Deno: { env: { get(name: string): string | undefined } };

@@ -1,5 +1,5 @@
 // `npx tsx examples/api/node.ts`, then e.g. `curl -H 'accept: text/plain' localhost:3000/users/1`.
-import { serve } from "../../src/adapters/node.ts";
+import { serve } from "portico/node";
 import { app } from "./app.ts";
 
 const server = await serve(app, { port: Number(process.env.PORT ?? 3000) });

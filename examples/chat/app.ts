@@ -1,15 +1,21 @@
 // A chat room per path, over a channel: typed params, a declared error, and broadcasting through a topic
-// per room. The entries give it a backplane when REDIS_URL is set (two-instance mode: the README), and
-// on Workers a Durable Object hosts each room (workers.ts).
+// per room. A room's wall (`/wall/:room`) follows it read-only over server-sent events, from the same
+// topic (`app.subscribe`). The entries give it a backplane when REDIS_URL is set (two-instance mode: the
+// README): members and walls on any instance then share their rooms. On Workers a Durable Object hosts
+// each room (workers.ts).
+
+import { type App, type AppOptions, createApp, defineChannel, type Socket, t } from "portico";
+import { sse } from "portico/sse";
 import * as v from "valibot";
-import { type App, type AppOptions, createApp, defineChannel, type Socket, t } from "../../src/mod.ts";
 
 // The members connected to this instance (for the room's capacity and the head count it announces).
 const rooms = new Map<string, Set<Socket>>();
 
+const Room = v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,32}$/));
+
 export const Chat = defineChannel({
   params: {
-    path: { room: v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,32}$/)) },
+    path: { room: Room },
     query: { name: v.pipe(v.string(), v.minLength(1), v.maxLength(20)), capacity: v.optional(t.int32(), 50) },
   },
   errors: { RoomFull: { code: 4029, message: "This room is full" } },
@@ -39,7 +45,24 @@ export const Chat = defineChannel({
 export function chatApp(options: AppOptions = {}): App {
   const app = createApp(options);
   app.ws("/chat/:room", Chat);
+  // What the room says, as an event stream, for as long as the client follows it.
+  app.get("/chat/:room/events", (ctx) => {
+    const room = ctx.request.pathParams.room ?? "";
+    if (!v.is(Room, room)) return new Response("No such room", { status: 404 });
+    return sse(ctx, async (stream) => {
+      const stop = app.subscribe(`room:${room}`, (message) => {
+        if (typeof message === "string") void stream.send({ data: message });
+      });
+      await stream.comment("following");
+      await new Promise((resolve) => stream.signal.addEventListener("abort", resolve));
+      stop();
+    });
+  });
   app.get("/", () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }));
+  app.get(
+    "/wall/:room",
+    () => new Response(WALL, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  );
   return app;
 }
 
@@ -54,4 +77,12 @@ const ws = new WebSocket(location.origin.replace("http", "ws") + "/chat/lobby?na
 ws.onmessage = (e) => { log.textContent += e.data + "\\n"; };
 ws.onclose = (e) => { log.textContent += "closed: " + e.code + " " + e.reason + "\\n"; };
 f.onsubmit = (e) => { e.preventDefault(); ws.send(m.value); m.value = ""; };
+</script>`;
+
+const WALL = `<!doctype html><meta charset="utf-8"><title>Portico chat wall</title><pre id="log"></pre>
+<script>
+window.seen = [];
+const room = location.pathname.split("/").pop();
+const events = new EventSource("/chat/" + room + "/events");
+events.onmessage = (e) => { window.seen.push(e.data); log.textContent += e.data + "\\n"; };
 </script>`;

@@ -1,7 +1,7 @@
 // `deno run --allow-net --allow-env --allow-read examples/chat/deno.ts`, then open the printed URL in
 // two browser tabs. With REDIS_URL set, several instances (on any runtime) share their rooms.
-import { serve } from "../../src/adapters/deno.ts";
-import { redisPubSub } from "../../src/pubsub/redis.ts";
+import { serve } from "portico/deno";
+import { redisPubSub } from "portico/pubsub/redis";
 import { chatApp } from "./app.ts";
 
 declare const Deno: { env: { get(name: string): string | undefined } };

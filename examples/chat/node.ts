@@ -1,7 +1,7 @@
 // `npx tsx examples/chat/node.ts`, then open the printed URL in two browser tabs. With REDIS_URL set,
 // several instances (on any runtime) share their rooms.
-import { serve } from "../../src/adapters/node.ts";
-import { redisPubSub } from "../../src/pubsub/redis.ts";
+import { serve } from "portico/node";
+import { redisPubSub } from "portico/pubsub/redis";
 import { chatApp } from "./app.ts";
 
 const url = process.env.REDIS_URL;

@@ -2,8 +2,9 @@
 // channel, so a message reaches every member of the room. Bind the class in wrangler's config:
 //   [[durable_objects.bindings]]  name = "ROOMS"  class_name = "ChatRooms"
 //   [[migrations]]  tag = "v1"  new_classes = ["ChatRooms"]
-import { channelHost, forwardTo } from "../../src/adapters/workers.ts";
-import { createApp } from "../../src/mod.ts";
+
+import { createApp } from "portico";
+import { channelHost, forwardTo } from "portico/workers";
 import { chatApp } from "./app.ts";
 
 const chat = chatApp();

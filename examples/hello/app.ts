@@ -1,6 +1,6 @@
 // The hello app: a few routes, a namespace, middleware and the default 404. Every entry file in this
 // folder serves this same object on its runtime.
-import { createApp } from "../../src/mod.ts";
+import { createApp } from "portico";
 
 export const app = createApp();
 

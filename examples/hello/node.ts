@@ -1,5 +1,5 @@
 // Node: `npm start` (or `npx tsx examples/hello/node.ts`).
-import { serve } from "../../src/adapters/node.ts";
+import { serve } from "portico/node";
 import { app } from "./app.ts";
 
 const server = await serve(app, {
