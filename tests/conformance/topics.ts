@@ -5,6 +5,7 @@ import { blocks } from "./topics/blocks.ts";
 import { edges } from "./topics/edges.ts";
 import { errors } from "./topics/errors.ts";
 import { hostile } from "./topics/hostile.ts";
+import { matrix } from "./topics/matrix.ts";
 import { methods } from "./topics/methods.ts";
 import { middleware } from "./topics/middleware.ts";
 import { multipart } from "./topics/multipart.ts";
@@ -34,4 +35,5 @@ export const TOPICS: readonly Topic[] = [
   pubsub,
   validators,
   seams,
+  matrix,
 ];
