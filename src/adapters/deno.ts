@@ -11,6 +11,12 @@
  * @module
  */
 
+import { fetchOn } from "../app/create-app.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { denoRuntime } from "./deno-runtime.ts";
+
+const PLAIN_HTTP: Runtime = { ...denoRuntime, scheme: "http" };
+
 /** What Deno takes from a Portico app. */
 export interface DenoApp {
   /** Answers a request (Deno passes connection info as the second argument). */
@@ -55,9 +61,11 @@ export interface DenoServerHandle {
  * await server.close();
  */
 export function serve(app: DenoApp, options: DenoServeOptions = {}): DenoServerHandle {
+  // Its server has no TLS: an absolute-form `https://…` target does not make the request's URL https.
+  const fetch = fetchOn(app, PLAIN_HTTP) ?? app.fetch;
   const server = Deno.serve(
     { port: options.port ?? 3000, hostname: options.hostname ?? "127.0.0.1", onListen: () => {} },
-    app.fetch,
+    fetch,
   );
   const { hostname, port } = server.addr;
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;

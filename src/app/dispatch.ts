@@ -30,7 +30,7 @@ export function dispatch(
   executionContext: ExecutionContext | undefined,
   runtime: Runtime,
 ): Response | Promise<Response> {
-  const target = checkTarget(request.url, hostOf(request), request.method);
+  const target = checkTarget(request.url, hostOf(request), request.method, runtime.scheme);
   const id = state.trustIncomingId ? requestIdFor(request.headers, true, state.idHeader) : randomUUID();
   if (typeof target === "string") return refuse(state, request, id, target, env, executionContext, runtime);
   const ctx = new Context(

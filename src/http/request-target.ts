@@ -29,9 +29,15 @@ const HOST =
 /**
  * Checks a request's method, Host (the header, or the URL's authority without one) and target.
  * Returns the target, or the reason to answer 400. One pass over the URL, and no allocation beyond
- * the path, the query and the result for an ordinary request.
+ * the path, the query and the result for an ordinary request. `scheme`, when the server knows the
+ * connection's, replaces the one in the URL (which an absolute-form target may have chosen).
  */
-export function checkTarget(url: string, host: string | null, method: string): RequestTarget | string {
+export function checkTarget(
+  url: string,
+  host: string | null,
+  method: string,
+  scheme?: "http" | "https",
+): RequestTarget | string {
   if (!STANDARD_METHODS.has(method) && !METHOD.test(method)) {
     return `Invalid method "${method.slice(0, 32)}": methods are case-sensitive upper-case tokens`;
   }
@@ -82,10 +88,11 @@ export function checkTarget(url: string, host: string | null, method: string): R
     ? url.slice(pathStart, end)
     : // Appended to an origin, not resolved against a base: `//host/..` stays a path.
       new URL(`http://portico.invalid/${url.slice(pathStart, end).replace(/^\//, "")}`).pathname;
-  const rewritten = !simple || !sameAuthority;
+  const sameScheme = scheme === undefined || (schemeEnd === scheme.length && url.startsWith(scheme));
+  const rewritten = !simple || !sameAuthority || !sameScheme;
   return {
     url: rewritten
-      ? `${url.slice(0, authorityStart)}${effectiveHost.toLowerCase()}${path}${query === "" ? "" : `?${query}`}`
+      ? `${scheme ?? url.slice(0, schemeEnd)}://${effectiveHost.toLowerCase()}${path}${query === "" ? "" : `?${query}`}`
       : url,
     path,
     query,

@@ -96,6 +96,12 @@ export interface Runtime {
   compressor(coding: Coding): Compressor | undefined;
   /** True when the request replays the upgrade of a socket woken from hibernation (a Durable Object's). */
   resumed(request: Request): boolean;
+  /**
+   * The connection's scheme, where the server that opened it says (a server adapter without TLS):
+   * the URL then carries it whatever an absolute-form target claimed (`GET https://…` over plain HTTP).
+   * Absent: the scheme of the URL the runtime gives.
+   */
+  readonly scheme?: "http" | "https";
 }
 
 /** The runtime of an app with none to ask (`app.request()` in tests, an unknown host). */

@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { checkTarget, type RequestTarget } from "../../src/http/request-target.ts";
+
+const target = (url: string, host: string | null, scheme?: "http" | "https"): RequestTarget => {
+  const checked = checkTarget(url, host, "GET", scheme);
+  assert.equal(typeof checked, "object", String(checked));
+  return checked as RequestTarget;
+};
+
+test("the connection's scheme, when the server gives it, replaces an absolute-form target's", () => {
+  assert.deepEqual(target("https://evil.example/x?a=1", "good.example", "http"), {
+    url: "http://good.example/x?a=1",
+    path: "/x",
+    query: "a=1",
+    rewritten: true,
+    asterisk: false,
+  });
+  assert.equal(target("HTTPS://good.example/x", "good.example", "http").url, "http://good.example/x");
+  assert.equal(target("https://good.example/x", "good.example", "https").rewritten, false);
+});
+
+test("an ordinary target is taken as it is: no scheme given, or the same one", () => {
+  for (const scheme of [undefined, "http"] as const) {
+    const checked = target("http://good.example/a/b", "good.example", scheme);
+    assert.equal(checked.rewritten, false);
+    assert.equal(checked.url, "http://good.example/a/b");
+  }
+});
