@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { responseParts } from "../fast-path/fast-path.ts";
+import { ResponseHeaders } from "../http/response-headers.ts";
 
 /** What the adapter needs of the app to answer on its own: where to log, and the id header. */
 export interface Reporting {
@@ -13,6 +14,19 @@ export interface Reporting {
 /** Node header values from a `Headers`, with every `Set-Cookie` kept apart. */
 export function toNodeHeaders(headers: Headers): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
+  if (headers instanceof ResponseHeaders) {
+    // The app's own: its values as they are, without a runtime `Headers` (or its sorting).
+    const cookies: string[] = [];
+    headers.send((name, value) => {
+      if (name === "set-cookie") cookies.push(value);
+      else {
+        const known = out[name];
+        out[name] = known === undefined ? value : `${known}, ${value}`;
+      }
+    });
+    if (cookies.length > 0) out["set-cookie"] = cookies;
+    return out;
+  }
   for (const [name, value] of headers) {
     if (name === "set-cookie") continue;
     out[name] = value;
@@ -43,7 +57,7 @@ export function writeResponse(response: Response, res: ServerResponse, app: Repo
 function write(response: Response, res: ServerResponse): void {
   const parts = responseParts(response);
   const headers: OutgoingHttpHeaders = parts
-    ? parts.headers instanceof Headers
+    ? parts.headers instanceof Headers || parts.headers instanceof ResponseHeaders
       ? toNodeHeaders(parts.headers)
       : // A plain object is built for this one response: written into directly.
         (parts.headers as OutgoingHttpHeaders)
@@ -71,7 +85,11 @@ function headerOf(response: Response, name: string): string | undefined {
   try {
     const parts = responseParts(response);
     const headers = parts ? parts.headers : response.headers;
-    return (headers instanceof Headers ? headers.get(name) : headers[name]) ?? undefined;
+    return (
+      (headers instanceof Headers || headers instanceof ResponseHeaders
+        ? headers.get(name)
+        : headers[name]) ?? undefined
+    );
   } catch {
     return undefined;
   }

@@ -2,6 +2,7 @@ import type { Context, ResponseTransform } from "../context/context.ts";
 import type { ResponseBody } from "../context/response-state.ts";
 import { FastResponse, writesParts } from "../fast-path/fast-path.ts";
 import { checkFieldValue } from "../http/field-value.ts";
+import { ResponseHeaders } from "../http/response-headers.ts";
 import { appendVary } from "../http/vary.ts";
 import type { Scope } from "../router/scope.ts";
 import { renderView } from "../view/render-view.ts";
@@ -162,10 +163,11 @@ function buildResponse(ctx: Context, idHeader: string, toTransform = false): Res
 // Bun and Deno fill a new Response's headers from a record in its init far more slowly than they set
 // them on the Response once made: a body and two headers (the id and the type) cost Deno 1,965 ns
 // against 442, and Bun 416 against 301 (mitata). So a record (the common case: no header set by the
-// app) is set after; `set` replaces the type the constructor gives a string body, and a body whose type
-// the constructor makes (form data, a Blob) never comes here. A `Headers` goes through the init: Deno
-// sorts and combines a `Headers` on every iteration, which the init does once (a dozen headers: 5 µs
-// through the init, 18 µs iterated and set).
+// app) and the app's `ResponseHeaders` (http/response-headers.ts: plain values, unsorted) are set
+// after; `set` replaces the type the constructor gives a string body, and a body whose type the
+// constructor makes (form data, a Blob) never comes here. A runtime's own `Headers` (a transform's
+// copy) goes through the init: Deno sorts and combines a `Headers` on every iteration, which the init
+// does once.
 function standardResponse(
   body: ConstructorParameters<typeof Response>[0],
   status: number,
@@ -174,7 +176,17 @@ function standardResponse(
   if (headers instanceof Headers) return new Response(body, { status, headers });
   const response = new Response(body, status === 200 ? undefined : { status });
   const target = response.headers;
-  for (const name in headers) target.set(name, headers[name]!);
+  if (headers instanceof ResponseHeaders) {
+    // Set first (replacing the type the constructor gave), then appended as the app appended.
+    const seen: string[] = [];
+    headers.send((name, value) => {
+      if (seen.includes(name)) target.append(name, value);
+      else {
+        seen.push(name);
+        target.set(name, value);
+      }
+    });
+  } else for (const name in headers) target.set(name, headers[name]!);
   return response;
 }
 

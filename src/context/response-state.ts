@@ -1,4 +1,4 @@
-import { CheckedHeaders } from "../http/field-value.ts";
+import { ResponseHeaders } from "../http/response-headers.ts";
 import type { View } from "../view/define-view.ts";
 
 /** What a response body may be set to. */
@@ -28,13 +28,13 @@ export class ResponseState<TContext = unknown> {
   view: View | undefined = undefined;
   /** A standard `Response` to send as is (a handler or middleware that returns one sets it). */
   raw: Response | undefined = undefined;
-  #headers: Headers | undefined = undefined;
+  #headers: ResponseHeaders | undefined = undefined;
   #body: ResponseBody = null;
   #transforms: TransformOf<TContext>[] | undefined = undefined;
 
   /** The response headers (created on first use; a value HTTP cannot carry is refused as it is set). */
   get headers(): Headers {
-    this.#headers ??= new CheckedHeaders();
+    this.#headers ??= new ResponseHeaders();
     return this.#headers;
   }
 

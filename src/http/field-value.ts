@@ -15,16 +15,3 @@ export function checkFieldValue(name: string, value: string): void {
     throw new TypeError(`Response header "${name}" holds a control character, which HTTP cannot carry`);
   }
 }
-
-/** Response headers that refuse, as they are set, a value HTTP cannot carry (see {@link checkFieldValue}). */
-export class CheckedHeaders extends Headers {
-  override set(name: string, value: string): void {
-    checkFieldValue(name, String(value));
-    super.set(name, value);
-  }
-
-  override append(name: string, value: string): void {
-    checkFieldValue(name, String(value));
-    super.append(name, value);
-  }
-}

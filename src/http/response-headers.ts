@@ -1,0 +1,154 @@
+// The headers of the response being built (`ctx.response.headers`): the `Headers` API over two small
+// arrays, handed to the runtime only when the response is made. A runtime's own `Headers` costs far
+// more to fill and then to copy into a `Response` than setting the few values on the `Response` once
+// made (one header set by the app, plus the id, mitata: Deno 4.07 µs against 1.23; Bun 1.14 against
+// 0.76), and Node's adapter writes the values straight from here, without undici's `Headers`.
+// Semantics are the standard's (names case-insensitive, values trimmed, `get` combines with ", ",
+// iteration sorted, `Set-Cookie` never combined), with the stricter value check of `field-value.ts`.
+import { checkFieldValue } from "./field-value.ts";
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a ByteString cannot hold.
+const NOT_BYTES = /[^\u0000-\u00ff]/;
+const SET_COOKIE = "set-cookie";
+
+function nameOf(name: string): string {
+  const text = String(name);
+  if (!TOKEN.test(text)) throw new TypeError(`Invalid header name ${JSON.stringify(text.slice(0, 64))}`);
+  return text.toLowerCase();
+}
+
+function fieldValue(name: string, value: string): string {
+  let text = String(value);
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(text.length - 1);
+  if (first <= 32 || last <= 32) text = text.replace(EDGE_WHITESPACE, "");
+  checkFieldValue(name, text);
+  if (NOT_BYTES.test(text)) throw new TypeError(`Response header "${name}" holds a character beyond U+00FF`);
+  return text;
+}
+
+/** Response headers: the `Headers` API, kept as plain values until the response is made. */
+export class ResponseHeaders implements Headers {
+  // Each name (lower case) and value as set or appended, in order: what a runtime's `Headers` holds.
+  readonly #names: string[] = [];
+  readonly #values: string[] = [];
+
+  /** Adds a value (read back joined to the name's others with ", "; a `Set-Cookie` stays apart). */
+  append(name: string, value: string): void {
+    const key = nameOf(name);
+    this.#names.push(key);
+    this.#values.push(fieldValue(key, value));
+  }
+
+  /** Sets a header, replacing its values. */
+  set(name: string, value: string): void {
+    const key = nameOf(name);
+    const text = fieldValue(key, value);
+    const names = this.#names;
+    const index = names.indexOf(key);
+    if (index < 0) {
+      names.push(key);
+      this.#values.push(text);
+      return;
+    }
+    this.#values[index] = text;
+    this.#remove(key, index + 1);
+  }
+
+  /** Removes a header. */
+  delete(name: string): void {
+    this.#remove(nameOf(name), 0);
+  }
+
+  /** A header's values joined with ", ", or `null`. */
+  get(name: string): string | null {
+    const key = nameOf(name);
+    const names = this.#names;
+    let found: string | null = null;
+    for (let i = 0; i < names.length; i++) {
+      if (names[i] === key) found = found === null ? this.#values[i]! : `${found}, ${this.#values[i]}`;
+    }
+    return found;
+  }
+
+  /** Each `Set-Cookie` value. */
+  getSetCookie(): string[] {
+    return this.#values.filter((_, i) => this.#names[i] === SET_COOKIE);
+  }
+
+  /** Whether the header is set. */
+  has(name: string): boolean {
+    return this.#names.includes(nameOf(name));
+  }
+
+  /** Calls `callback` with each value and name, sorted by name. */
+  forEach(callback: (value: string, name: string, parent: Headers) => void, thisArg?: unknown): void {
+    for (const [name, value] of this.#sorted()) callback.call(thisArg, value, name, this);
+  }
+
+  /** The name–value pairs, sorted by name, values combined but each `Set-Cookie` apart. */
+  entries(): HeadersIterator<[string, string]> {
+    return this.#sorted()[Symbol.iterator]() as unknown as HeadersIterator<[string, string]>;
+  }
+
+  /** The names, sorted. */
+  keys(): HeadersIterator<string> {
+    return this.#sorted()
+      .map(([name]) => name)
+      [Symbol.iterator]() as unknown as HeadersIterator<string>;
+  }
+
+  /** The values, sorted by name. */
+  values(): HeadersIterator<string> {
+    return this.#sorted()
+      .map(([, value]) => value)
+      [Symbol.iterator]() as unknown as HeadersIterator<string>;
+  }
+
+  /** The name–value pairs, sorted by name. */
+  [Symbol.iterator](): HeadersIterator<[string, string]> {
+    return this.entries();
+  }
+
+  /** "Headers". */
+  get [Symbol.toStringTag](): string {
+    return "Headers";
+  }
+
+  /**
+   * Calls `each` with every name and value as set or appended, in order, unsorted and uncombined:
+   * what the code that makes the response copies into the runtime's own (set, then append).
+   */
+  send(each: (name: string, value: string) => void): void {
+    const names = this.#names;
+    const values = this.#values;
+    for (let i = 0; i < names.length; i++) each(names[i]!, values[i]!);
+  }
+
+  #remove(key: string, from: number): void {
+    const names = this.#names;
+    for (let i = names.length - 1; i >= from; i--) {
+      if (names[i] === key) {
+        names.splice(i, 1);
+        this.#values.splice(i, 1);
+      }
+    }
+  }
+
+  #sorted(): [string, string][] {
+    const combined = new Map<string, string>();
+    const pairs: [string, string][] = [];
+    const names = this.#names;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const value = this.#values[i]!;
+      if (name === SET_COOKIE) pairs.push([name, value]);
+      else combined.set(name, combined.has(name) ? `${combined.get(name)}, ${value}` : value);
+    }
+    for (const pair of combined) pairs.push(pair);
+    // Stable: the cookies keep their order.
+    return pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+}
