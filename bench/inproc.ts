@@ -132,7 +132,8 @@ const scenarios: { id: string; request: () => Request; status: number }[] = [
     request: () =>
       new Request(`${ORIGIN}/users`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        // As a client sends it over HTTP/1.1: with its length (a constructed Request has none).
+        headers: { "content-type": "application/json", "content-length": "33" },
         body: '{"user":{"name":"x","email":"y"}}',
       }),
     status: 201,
