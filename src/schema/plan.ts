@@ -57,8 +57,15 @@ interface ValibotNode {
   readonly pipe?: readonly { readonly type: string }[];
 }
 
-const WRAPPERS = new Set(["optional", "nullable", "nullish", "exact_optional", "undefinedable"]);
-const OBJECTS = new Set(["object", "loose_object", "strict_object", "object_with_rest"]);
+/** valibot's wrappers around a schema (optional, nullable…). */
+export const WRAPPERS: ReadonlySet<string> = new Set([
+  "optional",
+  "nullable",
+  "nullish",
+  "exact_optional",
+  "undefinedable",
+]);
+const OBJECTS: ReadonlySet<string> = new Set(["object", "loose_object", "strict_object", "object_with_rest"]);
 
 /** Reads a valibot schema (a Standard Schema it runs is read from its JSON Schema). */
 export function planOf(schema: object): Plan {

@@ -1,4 +1,5 @@
 import type * as v from "valibot";
+import { compileSerializer, type Serializer } from "../schema/serializer.ts";
 
 /**
  * The renderers of a view, keyed by format (`json`, `text`, `html`, `xml`, `csv`) or by media type: each
@@ -11,6 +12,8 @@ export interface CompiledRenderer {
   readonly mediaType: string;
   readonly contentType: string;
   readonly json: boolean;
+  /** The `json` renderer of a view with a schema: what it returns is sent as the schema declares. */
+  readonly serialize?: Serializer | undefined;
   readonly render: (data: never) => unknown;
 }
 
@@ -22,15 +25,25 @@ interface ViewDefinition {
   readonly mediaTypes: readonly string[];
   /** The shape of the JSON rendering, when declared (the OpenAPI document and the client use it). */
   readonly schema: v.GenericSchema | undefined;
+  /** Whether the JSON rendering is checked against the schema (`strict: true`). */
+  readonly strict: boolean;
 }
 
 /** A view declared with the shape of its JSON rendering: `json` must return a value of that shape. */
 export type SchemaViewRenderers<TData, TSchema extends v.GenericSchema> = {
-  /** The shape of the JSON rendering (valibot): documented, and checked against `json`'s return type. */
+  /**
+   * The shape of the JSON rendering (valibot): documented, checked against `json`'s return type, and
+   * what is sent — only the declared fields of each declared object, whatever else the data holds.
+   */
   readonly schema: TSchema;
-  /** The JSON rendering: data to serialise, of the declared shape. */
+  /**
+   * Also check each JSON rendering against the schema (development and tests): an undeclared field, or
+   * a value the schema refuses, is a 500 that names it (logged). Default `false`.
+   */
+  readonly strict?: boolean;
+  /** The JSON rendering: data to serialise, of the declared shape (only the declared fields are sent). */
   readonly json: (data: TData) => v.InferInput<TSchema>;
-} & { readonly [format: string]: ((data: TData) => unknown) | TSchema };
+} & { readonly [format: string]: ((data: TData) => unknown) | TSchema | boolean | undefined };
 
 /** What `defineView` returns: call it with data to get a view. `TJson` is the declared JSON shape. */
 export interface ViewConstructor<TData, TJson = unknown> {
@@ -89,19 +102,30 @@ export function defineView<TData>(renderers: ViewRenderers<TData>): ViewConstruc
 export function defineView<TData>(
   renderers: ViewRenderers<TData> | SchemaViewRenderers<TData, v.GenericSchema>,
 ): ViewConstructor<TData> {
-  const { schema, ...formats } = renderers as { schema?: unknown } & ViewRenderers<TData>;
+  const { schema, strict, ...formats } = renderers as {
+    schema?: unknown;
+    strict?: unknown;
+  } & ViewRenderers<TData>;
   if (schema !== undefined && (typeof schema !== "object" || schema === null || !("~standard" in schema))) {
     throw new TypeError("defineView: schema must be a valibot schema");
   }
   if (schema !== undefined && typeof formats.json !== "function") {
     throw new TypeError("defineView: a schema describes the JSON rendering; declare json too");
   }
-  const compiled = Object.entries(formats).map(([format, render]) => compileRenderer(format, render));
+  if (strict !== undefined && (typeof strict !== "boolean" || schema === undefined)) {
+    throw new TypeError("defineView: strict is true or false, beside a schema");
+  }
+  const serialize = schema === undefined ? undefined : compileSerializer(schema);
+  const compiled = Object.entries(formats).map(([format, render]) => ({
+    ...compileRenderer(format, render),
+    ...(format === "json" && { serialize }),
+  }));
   if (compiled.length === 0) throw new TypeError("defineView needs at least one renderer");
   const definition: ViewDefinition = Object.freeze({
     renderers: Object.freeze(compiled),
     mediaTypes: Object.freeze(compiled.map((r) => r.mediaType)),
     schema: schema as v.GenericSchema | undefined,
+    strict: strict === true,
   });
   const prototype = Object.create(null) as object;
   Object.defineProperty(prototype, viewMark, { value: definition });

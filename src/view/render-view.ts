@@ -1,6 +1,7 @@
 import { pickMediaType } from "../http/accept.ts";
 import { HtmlString } from "../http/html.ts";
 import { toJSON } from "../http/json.ts";
+import { firstProblem } from "../schema/serializer.ts";
 import { type CompiledRenderer, type View, viewMark } from "./define-view.ts";
 
 /** A rendered view: the body and its `Content-Type`. */
@@ -16,7 +17,8 @@ export interface RenderedView {
  * of them, the first declared renderer is used.
  */
 export function renderView(view: View, request: { readonly headers: Headers }): RenderedView {
-  const { renderers, mediaTypes } = view[viewMark];
+  const definition = view[viewMark];
+  const { renderers, mediaTypes } = definition;
   let renderer: CompiledRenderer = renderers[0]!;
   // Only a choice needs the request's headers (which some servers build lazily).
   if (renderers.length > 1) {
@@ -24,8 +26,14 @@ export function renderView(view: View, request: { readonly headers: Headers }): 
     if (index > 0) renderer = renderers[index]!;
   }
   const value = (renderer.render as (data: unknown) => unknown)(view.data);
+  let body: string | Uint8Array;
+  if (renderer.serialize !== undefined) {
+    const undeclared: string[] | undefined = definition.strict ? [] : undefined;
+    body = toJSON(renderer.serialize(value, undeclared && ((path) => undeclared.push(path))));
+    if (undeclared !== undefined) checkStrictly(definition.schema!, value, undeclared);
+  } else body = renderer.json ? toJSON(value) : toBody(value, renderer.mediaType);
   return {
-    body: renderer.json ? toJSON(value) : toBody(value, renderer.mediaType),
+    body,
     contentType: renderer.contentType,
     negotiated: renderers.length > 1,
   };
@@ -44,4 +52,21 @@ function toBody(value: unknown, mediaType: string): string | Uint8Array {
     );
   }
   return String(value);
+}
+
+// A strict view: what the JSON renderer returned must be what the schema declares, no more.
+function checkStrictly(
+  schema: Parameters<typeof firstProblem>[0],
+  value: unknown,
+  undeclared: string[],
+): void {
+  if (undeclared.length > 0) {
+    throw new TypeError(
+      `A strict view's JSON rendering holds undeclared fields: ${undeclared.slice(0, 5).join(", ")}`,
+    );
+  }
+  const problem = firstProblem(schema, value);
+  if (problem !== undefined) {
+    throw new TypeError(`A strict view's JSON rendering does not fit its schema: ${problem}`);
+  }
 }

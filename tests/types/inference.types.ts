@@ -213,3 +213,18 @@ defineEndpoint({
     type _payload = Expect<Equal<typeof error.payload, { field: string }>>;
   },
 });
+
+// A strict view: `strict` is a boolean beside a schema; the renderer's return type still checked.
+const StrictView = defineView({
+  schema: v.object({ id: v.number() }),
+  strict: true,
+  json: (u: { id: number; secret: string }) => u,
+  text: (u) => String(u.id),
+});
+type _strictView = Expect<Equal<ReturnType<typeof StrictView>["~json"], { id: number } | undefined>>;
+defineView({
+  schema: v.object({ id: v.number() }),
+  // @ts-expect-error strict is true or false
+  strict: "yes",
+  json: (u: { id: number }) => u,
+});
