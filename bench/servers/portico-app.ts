@@ -24,7 +24,9 @@ const CreateUser = defineEndpoint({
 });
 
 export const app = createApp();
+// S1 as ../shared/bench-independent writes it: the content type said.
 app.get("/", (ctx) => {
+  ctx.response.headers.set("content-type", "text/plain");
   ctx.response.write("Hello World");
 });
 app.get("/users/:id", GetUser);
