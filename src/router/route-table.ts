@@ -85,7 +85,7 @@ export class RouteTable<TRoute> {
         first: compiled.firstSegment,
       };
       this.#byShape.set(compiled.shape, entry);
-      if (compiled.staticPath !== undefined) this.#static.set(compiled.staticPath, entry);
+      if (compiled.staticPath !== undefined) this.#static.set(flat(compiled.staticPath), entry);
       else this.#addDynamic(entry);
     }
     entry.routes.set(method, { route, pattern: compiled });
@@ -277,4 +277,11 @@ function compareRank(a: readonly number[], b: readonly number[]): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return 0;
+}
+
+// A compiled pattern's text is built by concatenation, which engines may keep as a rope: compared with
+// a request's path on every lookup, a rope is walked again each time (V8: 62 ns against 24 for a static
+// route of 14 characters). A property name is stored flat (and interned), once.
+function flat(text: string): string {
+  return Object.keys({ [text]: true })[0]!;
 }
