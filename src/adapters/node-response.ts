@@ -17,12 +17,9 @@ export function toNodeHeaders(headers: Headers): OutgoingHttpHeaders {
   if (headers instanceof ResponseHeaders) {
     // The app's own: its values as they are, without a runtime `Headers` (or its sorting).
     const cookies: string[] = [];
-    headers.send((name, value) => {
+    headers.send((name, value, first) => {
       if (name === "set-cookie") cookies.push(value);
-      else {
-        const known = out[name];
-        out[name] = known === undefined ? value : `${known}, ${value}`;
-      }
+      else out[name] = first ? value : `${out[name]}, ${value}`;
     });
     if (cookies.length > 0) out["set-cookie"] = cookies;
     return out;

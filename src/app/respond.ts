@@ -178,14 +178,7 @@ function standardResponse(
   const target = response.headers;
   if (headers instanceof ResponseHeaders) {
     // Set first (replacing the type the constructor gave), then appended as the app appended.
-    const seen: string[] = [];
-    headers.send((name, value) => {
-      if (seen.includes(name)) target.append(name, value);
-      else {
-        seen.push(name);
-        target.set(name, value);
-      }
-    });
+    headers.send((name, value, first) => (first ? target.set(name, value) : target.append(name, value)));
   } else for (const name in headers) target.set(name, headers[name]!);
   return response;
 }

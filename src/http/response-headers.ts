@@ -9,8 +9,6 @@ import { checkFieldValue } from "./field-value.ts";
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a ByteString cannot hold.
-const NOT_BYTES = /[^\u0000-\u00ff]/;
 const SET_COOKIE = "set-cookie";
 
 function nameOf(name: string): string {
@@ -25,7 +23,6 @@ function fieldValue(name: string, value: string): string {
   const last = text.charCodeAt(text.length - 1);
   if (first <= 32 || last <= 32) text = text.replace(EDGE_WHITESPACE, "");
   checkFieldValue(name, text);
-  if (NOT_BYTES.test(text)) throw new TypeError(`Response header "${name}" holds a character beyond U+00FF`);
   return text;
 }
 
@@ -118,13 +115,14 @@ export class ResponseHeaders implements Headers {
   }
 
   /**
-   * Calls `each` with every name and value as set or appended, in order, unsorted and uncombined:
-   * what the code that makes the response copies into the runtime's own (set, then append).
+   * Calls `each` with every name and value as set or appended, in order, unsorted and uncombined,
+   * `first` for a name's first value: what the code that makes the response copies into the runtime's
+   * own (the first set, the others appended or joined).
    */
-  send(each: (name: string, value: string) => void): void {
+  send(each: (name: string, value: string, first: boolean) => void): void {
     const names = this.#names;
     const values = this.#values;
-    for (let i = 0; i < names.length; i++) each(names[i]!, values[i]!);
+    for (let i = 0; i < names.length; i++) each(names[i]!, values[i]!, names.indexOf(names[i]!) === i);
   }
 
   #remove(key: string, from: number): void {
