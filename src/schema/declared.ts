@@ -8,9 +8,10 @@ import { fromStandard } from "./standard-reader.ts";
 import { type Validated, validate } from "./valibot.ts";
 
 /**
- * The schema boundary: everything Portico asks of a declared schema, answered here once per
- * declaration, whatever its library. The params reader, the OpenAPI document and the client read only
- * this (the client its static types, in `entries.ts`); two implementations answer it: valibot's, native
+ * The schema boundary: what Portico asks of a declared parameter source or error payload, answered here
+ * once per declaration, whatever its library. The params reader and the OpenAPI document ask this (the
+ * client reads the static types, in `entries.ts`; the JSON Schema converter reads the marks, `mark.ts`;
+ * a view's schema is read by `serializer.ts`). Two implementations answer it: valibot's, native
  * (`plan.ts`, `fast-validate.ts`, `valibot.ts`), and Standard Schema's (`standard-reader.ts`, which runs
  * zod, arktype… inside a valibot schema and reads them from their library's JSON Schema).
  */

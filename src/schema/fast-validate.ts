@@ -1,14 +1,6 @@
 import { helperType, unmarked } from "./mark.ts";
+import type { ValibotNode } from "./plan.ts";
 import { type FastValidator, SCALARS, UNSURE } from "./scalars.ts";
-
-interface Node {
-  readonly type: string;
-  readonly pipe?: readonly unknown[];
-  readonly entries?: Readonly<Record<string, Node>>;
-  readonly wrapped?: Node;
-  readonly item?: Node;
-  readonly default?: unknown;
-}
 
 const OPTIONAL = new Set(["optional", "nullish", "exact_optional"]);
 
@@ -23,7 +15,7 @@ const OPTIONAL = new Set(["optional", "nullish", "exact_optional"]);
  * What it saves: on Bun, valibot's generic walk was a quarter of an S2 request's time (bench profile).
  */
 export function compileFastValidator(schema: object): FastValidator | undefined {
-  const node = schema as Node;
+  const node = schema as ValibotNode;
   const helper = helperType(node);
   if (helper !== undefined) return SCALARS[helper].check;
   const bare = unmarked(node);
@@ -57,7 +49,7 @@ export function compileFastValidator(schema: object): FastValidator | undefined 
   }
 }
 
-function optionalValidator(node: Node): FastValidator | undefined {
+function optionalValidator(node: ValibotNode): FastValidator | undefined {
   const wrapped = node.wrapped && compileFastValidator(node.wrapped);
   if (wrapped === undefined || typeof node.default === "function") return undefined;
   const fallback = node.default;
@@ -70,7 +62,7 @@ function optionalValidator(node: Node): FastValidator | undefined {
   };
 }
 
-function objectValidator(entries: Readonly<Record<string, Node>>): FastValidator | undefined {
+function objectValidator(entries: Readonly<Record<string, ValibotNode>>): FastValidator | undefined {
   const fields: { key: string; validate: FastValidator; optional: boolean; hasDefault: boolean }[] = [];
   for (const [key, entry] of Object.entries(entries)) {
     const validate = compileFastValidator(entry);

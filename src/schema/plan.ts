@@ -47,7 +47,8 @@ interface FieldPlan {
 }
 
 /** The parts of a valibot schema a plan reads. */
-interface ValibotNode {
+/** The parts of a valibot schema Portico reads (here, in the fast validator and in the view serializer). */
+export interface ValibotNode {
   readonly type: string;
   readonly wrapped?: ValibotNode;
   readonly entries?: Readonly<Record<string, ValibotNode>>;
@@ -55,6 +56,7 @@ interface ValibotNode {
   readonly literal?: unknown;
   readonly options?: readonly unknown[];
   readonly pipe?: readonly { readonly type: string }[];
+  readonly default?: unknown;
 }
 
 /** valibot's wrappers around a schema (optional, nullable…). */

@@ -9,19 +9,12 @@
 // nothing about the keys (a union, a record, a loose object, a tuple, `unknown`), the value goes out as
 // it is. A strict view's projection also reports each undeclared key it leaves out.
 import * as v from "valibot";
-import { WRAPPERS } from "./plan.ts";
+import { type ValibotNode, WRAPPERS } from "./plan.ts";
 
 /** Copies a value along its schema for `JSON.stringify`; `undeclared` hears of each key it leaves out. */
 export type Serializer = (value: unknown, undeclared: ((path: string) => void) | undefined) => unknown;
 
 type Projection = (value: unknown, undeclared: ((path: string) => void) | undefined, path: string) => unknown;
-
-interface SchemaNode {
-  readonly type: string;
-  readonly wrapped?: SchemaNode;
-  readonly entries?: Readonly<Record<string, SchemaNode>>;
-  readonly item?: SchemaNode;
-}
 
 const AS_IT_IS: Projection = (value) => value;
 
@@ -32,7 +25,7 @@ export function compileSerializer(schema: object): Serializer {
 }
 
 function compileProjection(schema: object): Projection {
-  let node = schema as SchemaNode;
+  let node = schema as ValibotNode;
   while (WRAPPERS.has(node.type) && node.wrapped) node = node.wrapped;
   if ((node.type === "object" || node.type === "strict_object") && node.entries) {
     return objectProjection(node.entries);
@@ -48,7 +41,7 @@ function compileProjection(schema: object): Projection {
   return AS_IT_IS;
 }
 
-function objectProjection(entries: Readonly<Record<string, SchemaNode>>): Projection {
+function objectProjection(entries: Readonly<Record<string, ValibotNode>>): Projection {
   const fields = Object.entries(entries).map(([key, entry]) => [key, compileProjection(entry)] as const);
   const declared = new Set(fields.map(([key]) => key));
   return (value, undeclared, path) => {
