@@ -1,19 +1,12 @@
 // A real browser against real servers: Chromium (Debian's, driven by playwright-core) reads
 // server-sent events through a dropped connection, and chats over websockets, on Node, Bun and Deno.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { root, type StartedProcess, startProcess } from "../runtimes/processes.ts";
 import { bun, deno, node24, nodeBin, type RunningTarget } from "../runtimes/targets.ts";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-if (!existsSync(CHROMIUM)) {
-  throw new Error(
-    `No Chromium at ${CHROMIUM}: install it with \`apt-get install chromium\` (.ci/run does), or set CHROMIUM_PATH`,
-  );
-}
+import { launchChromium } from "./chromium.ts";
 
 const denoBin = join(root, "node_modules", ".bin", "deno");
 const bunBin = join(root, ".runtimes", "node_modules", ".bin", "bun");
@@ -28,7 +21,7 @@ const chatServers: Record<string, () => Promise<StartedProcess>> = {
 
 let browser: Browser;
 before(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -3,20 +3,13 @@
 // runs `secureHeaders()` with nonces only. Both work, and nothing is reported blocked; a page without
 // the nonce is blocked (the policy is really on).
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { after, before, test } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { serve } from "../../src/adapters/node.ts";
 import { NONCE, secureHeaders } from "../../src/middleware/mod.ts";
 import { createApp } from "../../src/mod.ts";
 import { docsPage, openapi } from "../../src/openapi/mod.ts";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-if (!existsSync(CHROMIUM)) {
-  throw new Error(
-    `No Chromium at ${CHROMIUM}: install it with \`apt-get install chromium\` (.ci/run does), or set CHROMIUM_PATH`,
-  );
-}
+import { launchChromium } from "./chromium.ts";
 
 // Stands in for the viewer (no network here): it reads the document URL from the tag Scalar reads it
 // from, fetches the document, and shows its title.
@@ -47,51 +40,43 @@ let browser: Browser;
 let server: Awaited<ReturnType<typeof serve>>;
 before(async () => {
   server = await serve(app, { port: 0 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();
   await server?.close();
 });
 
-// Opens a page and collects what the browser reports blocked by the policy.
-async function open(path: string): Promise<{ page: Page; blocked: string[] }> {
+// Opens a page, collects what the browser reports blocked by the policy, and runs the checks on it.
+async function onPage(path: string, check: (page: Page, blocked: string[]) => Promise<void>): Promise<void> {
   const page = await browser.newPage();
   const blocked: string[] = [];
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
   });
-  await page.goto(new URL(path, server.url).href);
-  return { page, blocked };
-}
-
-test("docsPage(): the viewer runs under script-src with the request's nonce only", async () => {
-  const { page, blocked } = await open("/docs");
   try {
-    await page.waitForFunction(() => document.title === "viewer: CSP check", null, { timeout: 10_000 });
-    assert.deepEqual(blocked, []);
+    await page.goto(new URL(path, server.url).href);
+    await check(page, blocked);
   } finally {
     await page.close();
   }
-});
+}
 
-test("the HTML error page: its style applies under style-src with the nonce", async () => {
-  const { page, blocked } = await open("/no-such-page");
-  try {
+test("docsPage(): the viewer runs under script-src with the request's nonce only", () =>
+  onPage("/docs", async (page, blocked) => {
+    await page.waitForFunction(() => document.title === "viewer: CSP check", null, { timeout: 10_000 });
+    assert.deepEqual(blocked, []);
+  }));
+
+test("the HTML error page: its style applies under style-src with the nonce", () =>
+  onPage("/no-such-page", async (page, blocked) => {
     const width = await page.evaluate(() => getComputedStyle(document.body).maxWidth);
     assert.equal(width, "640px", "the page's own style applied (max-width: 40rem)");
     assert.deepEqual(blocked, []);
-  } finally {
-    await page.close();
-  }
-});
+  }));
 
-test("a script without the nonce is blocked: the policy is in force", async () => {
-  const { page, blocked } = await open("/unsigned");
-  try {
+test("a script without the nonce is blocked: the policy is in force", () =>
+  onPage("/unsigned", async (page, blocked) => {
     assert.equal(await page.title(), "before");
     assert.ok(blocked.length > 0, "Chromium reported the blocked inline script");
-  } finally {
-    await page.close();
-  }
-});
+  }));

@@ -2,21 +2,14 @@
 // sharing a real redis-server. Chromium follows a room's wall (server-sent events from `app.subscribe`)
 // on the Node instance while a member on the Bun instance talks; it hears every line.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
 import { openMember } from "../conformance/client.ts";
 import { root, type StartedProcess, startProcess } from "../runtimes/processes.ts";
 import { nodeBin } from "../runtimes/targets.ts";
-import { BROKERS, freePort, stopBroker } from "../services/brokers.ts";
+import { BROKERS, freePort, stopBroker, until } from "../services/brokers.ts";
+import { launchChromium } from "./chromium.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-if (!existsSync(CHROMIUM)) {
-  throw new Error(
-    `No Chromium at ${CHROMIUM}: install it with \`apt-get install chromium\` (.ci/run does), or set CHROMIUM_PATH`,
-  );
-}
 const bunBin = join(root, ".runtimes", "node_modules", ".bin", "bun");
 
 let redis: Awaited<ReturnType<(typeof BROKERS)[number]["start"]>> | undefined;
@@ -37,7 +30,7 @@ after(async () => {
 });
 
 test("a wall on Node (EventSource in Chromium) hears a member who talks on Bun", async () => {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     await page.goto(`${node!.origin}/wall/hall`);
@@ -45,20 +38,21 @@ test("a wall on Node (EventSource in Chromium) hears a member who talks on Bun",
     // The Node instance subscribes to the room's topic when the wall's stream opens: until a line
     // crosses, the member says it again.
     const ada = await openMember(`${bun!.origin}/chat/hall?name=ada`, false);
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      ada.ws.send("ping");
-      const crossed = await page
-        .waitForFunction(() => (window as unknown as { seen: string[] }).seen.includes("ada: ping"), null, {
-          timeout: 500,
-        })
-        .then(
-          () => true,
-          () => false,
-        );
-      if (crossed) break;
-      assert.ok(Date.now() < deadline, `the wall heard nothing from Bun: ${JSON.stringify(await seen())}`);
-    }
+    await until(
+      async () => {
+        ada.ws.send("ping");
+        return page
+          .waitForFunction(() => (window as unknown as { seen: string[] }).seen.includes("ada: ping"), null, {
+            timeout: 500,
+          })
+          .then(
+            () => true,
+            () => false,
+          );
+      },
+      "the wall on Node to hear a member on Bun",
+      15_000,
+    );
     ada.ws.send("hello from Bun");
     await page.waitForFunction(
       () => (window as unknown as { seen: string[] }).seen.includes("ada: hello from Bun"),

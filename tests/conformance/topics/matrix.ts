@@ -30,10 +30,12 @@ const SECRET = "matrix-secret-matrix-secret-0123";
 // The statuses logger() reported, per path (the last few), for cases to read back.
 const logged = new Map<string, number[]>();
 
+// The JSON renderer hands over the whole record: the schema keeps `secret` on the server.
+type ItemRecord = { id: number; q: string; secret: string };
 const Item = defineView({
   schema: v.object({ id: v.number(), q: v.string() }),
-  json: (data: { id: number; q: string }) => data,
-  html: (data: { id: number; q: string }) => html`<b>${data.id}</b><i>${data.q}</i>`,
+  json: (data: ItemRecord) => data,
+  html: (data: ItemRecord) => html`<b>${data.id}</b><i>${data.q}</i>`,
 });
 
 function routes(app: Parameters<Topic["routes"]>[0]): void {
@@ -59,7 +61,7 @@ function routes(app: Parameters<Topic["routes"]>[0]): void {
         errors: { NotFound: 404 },
         call: (ep) => {
           if (ep.params.path.id === 0) throw new ep.errors.NotFound();
-          return Item({ id: ep.params.path.id, q: ep.params.query.q });
+          return Item({ id: ep.params.path.id, q: ep.params.query.q, secret: "hunter2" });
         },
       }),
     );
@@ -178,7 +180,7 @@ const MULTIPART = `multipart/form-data; boundary=${BOUNDARY}`;
 const KINDS: readonly Kind[] = [
   { name: "block", path: "/mx/block", status: 200, text: "block" },
   {
-    name: "endpoint, JSON view",
+    name: "endpoint, JSON view (only its declared fields)",
     path: "/mx/item/7?q=x",
     headers: { accept: "application/json" },
     status: 200,
