@@ -76,54 +76,38 @@ export function compileParams(declaration: ParamsDeclaration): CompiledParams {
 }
 
 /**
- * Parses every declared source, in order path, query, form, json; the first failing source throws.
- * Path and query parse synchronously, so params without a body are returned without a promise.
+ * The step that parses an endpoint's or a channel's params into its `params`: every declared source,
+ * in order path, query, form, json; the first failing source throws. Path and query parse
+ * synchronously, so params without a body are set without a promise.
  */
-function parseParams(
-  compiled: CompiledParams,
-  ctx: Context,
-): Record<string, unknown> | Promise<Record<string, unknown>> {
-  const parsing: Parsing = { context: ctx, params: {} };
-  const pending = runSteps(compiled.steps, parsing);
-  return pending === undefined ? parsing.params : pending.then(() => parsing.params);
-}
-
-/** The step that parses an endpoint's or a channel's params into its `params`. */
 export function paramsStep(
   compiled: CompiledParams,
 ): Step<{ readonly context: Context; params: Record<string, unknown> | undefined }> {
   return (instance) => {
-    const parsed = parseParams(compiled, instance.context);
-    if (!(parsed instanceof Promise)) instance.params = parsed;
+    const parsing: Parsing = { context: instance.context, params: {} };
+    const pending = runSteps(compiled.steps, parsing);
+    if (pending === undefined) instance.params = parsing.params;
     else
-      return parsed.then((params) => {
-        instance.params = params;
+      return pending.then(() => {
+        instance.params = parsing.params;
       });
   };
 }
 
 function sourceStep(compiled: CompiledSource): Step<Parsing> {
   const source = compiled.source;
-  return (parsing) => {
-    const value = parseSource(compiled, parsing.context);
-    if (!(value instanceof Promise)) parsing.params[source] = value;
-    else
-      return value.then((parsed) => {
-        parsing.params[source] = parsed;
-      });
-  };
-}
-
-function parseSource(compiled: CompiledSource, ctx: Context): unknown | Promise<unknown> {
-  switch (compiled.source) {
+  switch (source) {
     case "path":
-      return fromStrings(compiled, ctx.request.pathParams);
+      return (parsing) => {
+        parsing.params.path = fromStrings(compiled, parsing.context.request.pathParams);
+      };
     case "query":
-      return fromStrings(compiled, parseNested(ctx.request.query, "query", ctx.limits));
-    case "form":
-      return fromBody(compiled, ctx, FORM_TYPE);
-    case "json":
-      return fromBody(compiled, ctx, JSON_TYPE);
+      return (parsing) => {
+        const { request, limits } = parsing.context;
+        parsing.params.query = fromStrings(compiled, parseNested(request.query, "query", limits));
+      };
+    default:
+      return (parsing) => fromBody(compiled, parsing, source === "form" ? FORM_TYPE : JSON_TYPE);
   }
 }
 
@@ -132,18 +116,33 @@ function fromStrings(compiled: CompiledSource, input: object): unknown {
   return validateSource(compiled, coerceGroup(compiled.plan, input, [], failed), failed);
 }
 
-async function fromBody(compiled: CompiledSource, ctx: Context, mediaType: string): Promise<unknown> {
+// The body's text arrives in one `then` (params/read-body.ts) and is parsed, validated and set in
+// the next: no async frame, so a JSON body costs the fewest promise hops the runtime's reader allows.
+function fromBody(compiled: CompiledSource, parsing: Parsing, mediaType: string): Promise<void> | undefined {
+  const { context: ctx, params } = parsing;
+  const source = compiled.source;
   const contentType = headerOf(ctx.request.source, "content-type");
   const given = mediaTypeOf(contentType);
-  if (compiled.source === "form" && given === MULTIPART_TYPE) {
-    return fromStrings(compiled, await readMultipartForm(ctx, compiled, contentType!));
+  if (source === "form" && given === MULTIPART_TYPE) {
+    return readMultipartForm(ctx, compiled, contentType!).then((form) => {
+      params.form = fromStrings(compiled, form);
+    });
   }
-  if (!compiled.require && given !== mediaType) return undefined;
-  const text = await readBodyText(ctx, compiled.source, compiled.preserveBody);
-  if (compiled.source === "form") {
-    if (compiled.require && text === "") throw bodyError("form", "Missing request body");
-    return fromStrings(compiled, parseNested(text, "form", ctx.limits));
+  if (!compiled.require && given !== mediaType) {
+    params[source] = undefined;
+    return undefined;
   }
-  const json = parseJsonObject(text, ctx.limits.jsonDepth);
-  return validateSource(compiled, compiled.copiesJson ? jsonInput(compiled.plan, json) : json, undefined);
+  return readBodyText(ctx, source, compiled.preserveBody).then((text) => {
+    if (source === "form") {
+      if (compiled.require && text === "") throw bodyError("form", "Missing request body");
+      params.form = fromStrings(compiled, parseNested(text, "form", ctx.limits));
+      return;
+    }
+    const json = parseJsonObject(text, ctx.limits.jsonDepth);
+    params.json = validateSource(
+      compiled,
+      compiled.copiesJson ? jsonInput(compiled.plan, json) : json,
+      undefined,
+    );
+  });
 }

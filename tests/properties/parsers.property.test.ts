@@ -6,7 +6,7 @@ import { defaultLimits } from "../../src/context/limits.ts";
 import { ParamsError } from "../../src/errors/param-errors.ts";
 import { pickMediaType } from "../../src/http/accept.ts";
 import { encodeLocation, isLocalPath } from "../../src/http/location.ts";
-import { checkTarget } from "../../src/http/request-target.ts";
+import { anyTarget, checkTarget } from "../../src/http/request-target.ts";
 import { parseJsonObject } from "../../src/params/parse-json.ts";
 import { parseNested } from "../../src/params/parse-nested.ts";
 
@@ -183,6 +183,55 @@ test("the request target check never throws, and what it accepts is ASCII withou
       },
     ),
     RUNS,
+  );
+});
+
+test("the request target check's fast path answers as the full check does", () => {
+  const part = fc.string({
+    unit: fc.constantFrom(
+      "/",
+      ".",
+      "%",
+      "2",
+      "e",
+      "E",
+      "\\",
+      "a",
+      "Z",
+      "?",
+      "#",
+      " ",
+      "é",
+      "*",
+      "{",
+      "~",
+      "=",
+    ),
+    maxLength: 40,
+  });
+  // Weighted towards what the fast path takes (a valid Host, the same in the URL), so both answer often.
+  const authorities = ["h", "h:80", "127.0.0.1:3000", "[::1]:8080", "H", "h:99999", "h/x", "h?"];
+  fc.assert(
+    fc.property(
+      fc.constantFrom("http://", "http://", "https://", "HTTP://", "ftp://"),
+      fc.constantFrom(...authorities),
+      part,
+      fc.constantFrom("same", "same", "null", ...authorities),
+      fc.constantFrom("GET", "GET", "OPTIONS", "get", "PURGE"),
+      fc.constantFrom(undefined, undefined, "http" as const, "https" as const),
+      (scheme, authority, path, hostChoice, method, connection) => {
+        const url = `${scheme}${authority}${path.startsWith("/") ? "" : "/"}${path}`;
+        const host = hostChoice === "same" ? authority : hostChoice === "null" ? null : hostChoice;
+        // Twice: the second time the Host is known valid, and the fast path may take it.
+        for (let i = 0; i < 2; i++) {
+          assert.deepEqual(
+            checkTarget(url, host, method, connection),
+            anyTarget(url, host, method, connection),
+          );
+        }
+      },
+    ),
+    { numRuns: 2000 },
   );
 });
 
