@@ -65,11 +65,11 @@ function ordinaryTarget(
   const pathStart = url.indexOf("/", authorityStart);
   if (pathStart < 0) return undefined;
   if (host === null) {
-    if (!validHosts.has(url.slice(authorityStart, pathStart))) return undefined;
+    if (!isKnownHost(url.slice(authorityStart, pathStart))) return undefined;
   } else if (
     pathStart - authorityStart !== host.length ||
     !url.startsWith(host, authorityStart) ||
-    !validHosts.has(host)
+    !isKnownHost(host)
   ) {
     return undefined;
   }
@@ -213,15 +213,26 @@ export function anyTarget(
 
 const INVALID_CHARACTERS = "Invalid request target: characters that must be percent-encoded";
 
-// A server sees the same few Hosts again and again: those already found valid skip the regexp.
+// A server sees the same few Hosts again and again: those already found valid skip the regexp. The
+// last one is compared first: each request's Host is a new string, whose hash `Set.has` computes
+// (45 of 50 ns on Node 20, the most of the fast path's cost there), where `===` compares a few bytes.
 const validHosts = new Set<string>();
+let lastValidHost: string | undefined;
+
+function isKnownHost(host: string): boolean {
+  if (host === lastValidHost) return true;
+  if (!validHosts.has(host)) return false;
+  lastValidHost = host;
+  return true;
+}
 
 function isValidHost(host: string): boolean {
-  if (validHosts.has(host)) return true;
+  if (isKnownHost(host)) return true;
   const match = HOST.exec(host);
   if (match === null || (match[1] !== undefined && Number(match[1]) > 65535)) return false;
   if (validHosts.size >= 64) validHosts.clear();
   validHosts.add(host);
+  lastValidHost = host;
   return true;
 }
 

@@ -27,3 +27,10 @@ test("an ordinary target is taken as it is: no scheme given, or the same one", (
     assert.equal(checked.url, "http://good.example/a/b");
   }
 });
+
+test("an empty Host is refused, before and after a valid one was seen", () => {
+  for (const host of ["", "127.0.0.1:3000", ""]) {
+    const checked = checkTarget(`http://${host}/a`, host, "GET");
+    assert.equal(typeof checked, host === "" ? "string" : "object", JSON.stringify(host));
+  }
+});
