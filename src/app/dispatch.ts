@@ -78,7 +78,7 @@ function findRoute(state: AppState, ctx: Context): AppRoute {
         ? state.table.find(WS_METHOD, path)
         : undefined) ?? state.table.find(method, path);
     if (found === undefined) return unmatchedRoute(state, path);
-    ctx.request.pathParams = found.params;
+    ctx.request.routed(found);
     return found.route;
   } catch (error) {
     // A parameter the router cannot decode: answered like any error, inside the app's middleware.

@@ -22,8 +22,6 @@ export class RequestInfo {
   readonly runtime: Runtime;
   /** The request's unique id, sent back as `X-Request-Id`. */
   readonly id: string;
-  /** The path parameters, percent-decoded (an object with no inherited keys). */
-  pathParams: Record<string, string>;
 
   readonly #rewritten: boolean;
   readonly #lookup: AddressLookup | undefined;
@@ -31,6 +29,8 @@ export class RequestInfo {
   #raw: Request | undefined = undefined;
   #ip: string | undefined | null = null;
   #headers: Headers | undefined = undefined;
+  #pathParams: Dictionary<string> | undefined;
+  #match: { readonly params: Record<string, string> } | undefined = undefined;
 
   /** Wraps a request whose target was checked; `pathParams` are set by the router. */
   constructor(
@@ -48,11 +48,30 @@ export class RequestInfo {
     this.path = target.path;
     this.query = target.query;
     this.id = id;
-    this.pathParams = pathParams;
+    this.#pathParams = pathParams;
     this.#rewritten = target.rewritten;
     this.#lookup = lookup;
     this.runtime = runtime;
     this.#env = env;
+  }
+
+  /** The path parameters, percent-decoded (an object with no inherited keys). */
+  get pathParams(): Record<string, string> {
+    if (this.#pathParams === undefined) this.#pathParams = this.#match!.params;
+    return this.#pathParams;
+  }
+
+  set pathParams(params: Record<string, string>) {
+    this.#pathParams = params;
+  }
+
+  /**
+   * Takes the match of the request's route (the core calls it): its parameters are read from it when
+   * first asked for (router/route-match.ts makes them then).
+   */
+  routed(match: { readonly params: Record<string, string> }): void {
+    this.#match = match;
+    this.#pathParams = undefined;
   }
 
   /**

@@ -1,10 +1,11 @@
 import { type Dictionary, dictionary } from "../context/dictionary.ts";
-import { PathParamsError, paramMessage } from "../errors/param-errors.ts";
 import { type Alternation, type AlternationOption, alternation, matchedOption } from "./alternation.ts";
 import type { CompiledPattern } from "./compile-pattern.ts";
 import { ANY_METHOD, METHOD_ORDER, pick, sortMethods, WS_METHOD } from "./methods.ts";
+import { DynamicMatch, type RouteMatch } from "./route-match.ts";
 
 export { ANY_METHOD, WS_METHOD } from "./methods.ts";
+export type { RouteMatch } from "./route-match.ts";
 
 /** One route on a pattern: what runs, and the parameter names as that route's pattern spells them. */
 interface Slot<TRoute> {
@@ -31,12 +32,6 @@ interface Bucket<TRoute> {
   readonly entries: PatternEntry<TRoute>[];
   /** Per method (`null`: none reachable, or not joinable: the routes are tried one by one). */
   readonly joined: Map<string, Alternation<Slot<TRoute>> | null>;
-}
-
-/** A route found for a request, and its path parameters (percent-decoded, no inherited keys). */
-export interface RouteMatch<TRoute> {
-  readonly route: TRoute;
-  readonly params: Dictionary<string>;
 }
 
 const NO_PARAMS: Dictionary<string> = Object.freeze(dictionary<string>());
@@ -117,7 +112,13 @@ export class RouteTable<TRoute> {
       if (found === null) return undefined;
       const option = matchedOption(joined, found);
       const slot = joined.slots[option]!;
-      return { route: slot.route, params: this.#decode(slot.pattern.names, found, joined.start[option]!) };
+      return new DynamicMatch(
+        slot.route,
+        slot.pattern.names,
+        found,
+        joined.start[option]!,
+        this.#maxParamLength,
+      );
     }
     const candidates = bucket.entries;
     for (let i = 0; i < candidates.length; i++) {
@@ -125,7 +126,8 @@ export class RouteTable<TRoute> {
       const slot = pick(candidate.routes, method);
       if (slot === undefined) continue;
       const found = execTrimmed(candidate.regexp!, trimmed, path);
-      if (found !== null) return { route: slot.route, params: this.#decode(slot.pattern.names, found, 1) };
+      if (found !== null)
+        return new DynamicMatch(slot.route, slot.pattern.names, found, 1, this.#maxParamLength);
     }
     return undefined;
   }
@@ -177,8 +179,8 @@ export class RouteTable<TRoute> {
   // joined regexp (alternation.ts), dynamic routes went (mitata, ns per match, bench/router.ts; Node 20,
   // Bun, Deno) from 104, 114, 105 to 97, 93, 89 for one parameter; 143, 137, 152 to 114, 103, 111 for
   // static text after it; 125, 137, 124 to 95, 100, 96 for a POST. What is left is the regexp's own
-  // `exec` (~30 ns for one route, ~60 for a joined one) and the parameters' object: an index key (`*`
-  // is named "0") costs V8 ~90 ns to store, which is most of the wildcard route's 180.
+  // `exec` (~30 ns for one route, ~60 for a joined one); the parameters' object is made when first
+  // read (route-match.ts).
   #bucketAt(path: string, end: number): Bucket<TRoute> {
     const candidates = this.#bucketsByKey.get(bucketKey(path, 1, end));
     if (candidates !== undefined) {
@@ -188,28 +190,6 @@ export class RouteTable<TRoute> {
       }
     }
     return this.#generic;
-  }
-
-  // Parameters are matched still encoded (so `%2F` stays inside its segment) and decoded once, here.
-  #decode(names: readonly string[], match: RegExpExecArray, first: number): Dictionary<string> {
-    const params = dictionary<string>();
-    for (let i = 0; i < names.length; i++) {
-      const value = match[first + i];
-      if (value === undefined) continue;
-      const name = names[i]!;
-      if (value.length > this.#maxParamLength) {
-        throw paramError(name, `is longer than ${this.#maxParamLength} characters`);
-      }
-      if (value.indexOf("%") < 0) params[name] = value;
-      else {
-        try {
-          params[name] = decodeURIComponent(value);
-        } catch {
-          throw paramError(name, `has malformed percent-encoding "${value.slice(0, 64)}"`);
-        }
-      }
-    }
-    return params;
   }
 }
 
@@ -224,10 +204,6 @@ function trimTrailingSlashes(path: string): string {
 // `/files/*` matches `/files/`, as URLPattern says, while `/users/:id` still matches `/users/42/`).
 function execTrimmed(regexp: RegExp, trimmed: string, path: string): RegExpExecArray | null {
   return regexp.exec(trimmed) ?? (trimmed.length === path.length ? null : regexp.exec(`${trimmed}/`));
-}
-
-function paramError(name: string, text: string): PathParamsError {
-  return new PathParamsError([{ path: [name], message: paramMessage("path", [name], text) }]);
 }
 
 // A static route's match needs no work per request: made once per method (standard methods only,
