@@ -29,6 +29,8 @@ const deno = (file: string): string[] => [
   server("deno", file),
 ];
 
+const workerd = (file: string): string[] => ["bash", server("workerd", "start.sh"), file];
+
 export const contestants: readonly Contestant[] = [
   { runtime: "node", name: "node:http (raw)", raw: true, command: node("raw.ts") },
   // As an app is deployed: compiled to JavaScript (bench/run.ts bundles it with esbuild first).
@@ -49,9 +51,8 @@ export const contestants: readonly Contestant[] = [
   { runtime: "deno", name: "Portico", command: deno("portico.ts") },
   { runtime: "deno", name: "Hono", command: deno("hono.ts") },
   { runtime: "deno", name: "Hono + requestId", command: deno("hono.ts"), env: { REQUEST_ID: "1" } },
-  {
-    runtime: "workerd",
-    name: "Portico",
-    command: [process.execPath, "--import", "tsx", server("workerd", "start.ts")],
-  },
+  // workerd itself, serving a bundled module Worker (servers/workerd/start.sh).
+  { runtime: "workerd", name: "Portico", command: workerd("portico.ts") },
+  { runtime: "workerd", name: "Hono", command: workerd("hono.ts") },
+  { runtime: "workerd", name: "Hono + requestId", command: workerd("hono-request-id.ts") },
 ];

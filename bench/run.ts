@@ -43,13 +43,12 @@ for (const contestant of contestants) {
     await checkContract(server.origin);
     const s5 = scenarios.find((scenario) => scenario.id === "S5")!;
     if (s5.onlyFor?.includes(contestant.name)) await checkS5(server.origin);
-    const measureCpu = contestant.runtime !== "workerd";
     for (const scenario of scenarios) {
       if (scenario.onlyFor !== undefined && !scenario.onlyFor.includes(contestant.name)) continue;
       await load(server, scenario, settings.warmup, settings.connections, false);
       const samples: Sample[] = [];
       for (let i = 0; i < settings.runs; i++) {
-        samples.push(await load(server, scenario, settings.seconds, settings.connections, measureCpu));
+        samples.push(await load(server, scenario, settings.seconds, settings.connections, true));
       }
       cells.push({ contestant, scenario, samples });
       const last = samples[samples.length - 1]!;
@@ -63,7 +62,7 @@ for (const contestant of contestants) {
           )} req/s  p99 ${last.p99Ms.toFixed(2)} ms  cpu ${last.cpuMicros.toFixed(1)} µs/req${last.errors ? `  errors ${last.errors}` : ""}`,
       );
     }
-    memory.push({ contestant, peakRssMiB: measureCpu ? peakRssMiB(server.pid) : Number.NaN });
+    memory.push({ contestant, peakRssMiB: peakRssMiB(server.pid) });
   } finally {
     await server.stop();
   }

@@ -1,0 +1,3 @@
+import { buildHono } from "../hono-app.ts";
+
+export default buildHono();
