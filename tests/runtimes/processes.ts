@@ -92,6 +92,16 @@ export interface StartedWorker {
   stop(): Promise<void>;
 }
 
+/** How a module Worker is bundled for workerd (esbuild options): here, and by bench/servers/workerd. */
+export const WORKER_BUNDLE = {
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  target: "es2022",
+  mainFields: ["module", "main"],
+  conditions: ["workerd", "worker", "browser"],
+} as const;
+
 /** Bundles a module Worker (`export default app`) with esbuild and serves it with Miniflare. */
 export async function startWorker(
   entry: string,
@@ -118,13 +128,10 @@ export async function startWorker(
         },
       },
     ],
+    ...WORKER_BUNDLE,
+    mainFields: [...WORKER_BUNDLE.mainFields],
+    conditions: [...WORKER_BUNDLE.conditions],
     entryPoints: [entry],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    mainFields: ["module", "main"],
-    conditions: ["workerd", "worker", "browser"],
     write: false,
     logLevel: "silent",
   });

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { WORKER_BUNDLE } from "../../../tests/runtimes/processes.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const file = process.argv[2] ?? "portico.ts";
@@ -14,14 +15,11 @@ const out = join(here, "..", "..", ".work", "workerd");
 const name = basename(file, ".ts");
 mkdirSync(out, { recursive: true });
 await build({
+  ...WORKER_BUNDLE,
+  mainFields: [...WORKER_BUNDLE.mainFields],
+  conditions: [...WORKER_BUNDLE.conditions],
   entryPoints: [join(here, file)],
   outfile: join(out, `${name}.mjs`),
-  bundle: true,
-  format: "esm",
-  platform: "neutral",
-  target: "es2022",
-  mainFields: ["module", "main"],
-  conditions: ["workerd", "worker", "browser"],
   minify: true,
   logLevel: "warning",
 });
