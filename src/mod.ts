@@ -77,7 +77,7 @@ export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse
 export { UploadedFile } from "./params/part-head.ts";
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
 export { type BodyOptions, type BodySpec, type StreamedFile, t } from "./params/t.ts";
-export type { PubSubDriver, PubSubStats } from "./pubsub/hub.ts";
+export type { OutboxLimits, PubSubDriver, PubSubStats, TopicHealth } from "./pubsub/backplane.ts";
 export { createRouter, type Method, type RouteOptions, Router } from "./router/create-router.ts";
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
 export type { NamespaceCallback, ScopeErrorHandler, ScopeNotFoundHandler } from "./router/scope.ts";

@@ -17,6 +17,8 @@ export interface BunApp {
   fetch(request: Request, server: unknown): Response | Promise<Response>;
   /** Bun's websocket handlers. */
   readonly websocket: object;
+  /** Releases what the app holds (a Portico app's topic backplane): the server's `close()` calls it. */
+  close?(): Promise<void>;
 }
 
 /** The part of `Bun.serve()`'s server this module uses. */
@@ -44,7 +46,7 @@ export interface BunServerHandle {
   readonly url: URL;
   /** The port it listens on. */
   readonly port: number;
-  /** Stops accepting connections and waits for those in flight. */
+  /** Stops accepting connections, waits for those in flight, then closes the app (`app.close()`: its backplane). */
   close(): Promise<void>;
 }
 
@@ -62,5 +64,5 @@ export function serve(app: BunApp, options: BunServeOptions = {}): BunServerHand
     fetch: app.fetch,
     websocket: app.websocket,
   });
-  return { url: server.url, port: server.port, close: () => server.stop() };
+  return { url: server.url, port: server.port, close: () => server.stop().then(() => app.close?.()) };
 }

@@ -21,6 +21,8 @@ const PLAIN_HTTP: Runtime = { ...denoRuntime, scheme: "http" };
 export interface DenoApp {
   /** Answers a request (Deno passes connection info as the second argument). */
   fetch(request: Request, info: unknown): Response | Promise<Response>;
+  /** Releases what the app holds (a Portico app's topic backplane): the server's `close()` calls it. */
+  close?(): Promise<void>;
 }
 
 interface DenoServer {
@@ -49,7 +51,7 @@ export interface DenoServerHandle {
   readonly url: URL;
   /** The port it listens on. */
   readonly port: number;
-  /** Stops accepting connections and waits for requests in flight. */
+  /** Stops accepting connections, waits for requests in flight, then closes the app (`app.close()`: its backplane). */
   close(): Promise<void>;
 }
 
@@ -69,5 +71,9 @@ export function serve(app: DenoApp, options: DenoServeOptions = {}): DenoServerH
   );
   const { hostname, port } = server.addr;
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-  return { url: new URL(`http://${host}:${port}/`), port, close: () => server.shutdown() };
+  return {
+    url: new URL(`http://${host}:${port}/`),
+    port,
+    close: () => server.shutdown().then(() => app.close?.()),
+  };
 }

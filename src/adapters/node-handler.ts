@@ -13,6 +13,8 @@ export interface FetchApp {
   readonly requestIdHeader?: string;
   /** Where the adapter reports what it could not send (a Portico app's logger). */
   readonly logger?: { error(message: string, error?: unknown): void };
+  /** Releases what the app holds (a Portico app's topic backplane): the server's `close()` calls it. */
+  close?(): Promise<void>;
 }
 
 /** A Node request listener: `(req, res) => void`, as `http.createServer` and Express take. */

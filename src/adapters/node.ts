@@ -43,7 +43,10 @@ export interface ServerHandle {
   readonly port: number;
   /** The Node server, for what this module does not cover. */
   readonly server: Server;
-  /** Stops accepting connections, lets requests in flight finish (up to the grace period), then resolves. */
+  /**
+   * Stops accepting connections, closes websockets with 1001, lets requests in flight finish (up to the
+   * grace period), then closes the app (`app.close()`: its backplane) and resolves.
+   */
   close(): Promise<void>;
 }
 
@@ -92,7 +95,7 @@ export async function serve(app: FetchApp, options: ServeOptions = {}): Promise<
     server,
     close: () => {
       closing = true;
-      return shutdown(server, upgrades, options.gracePeriod ?? 10_000);
+      return shutdown(server, upgrades, options.gracePeriod ?? 10_000).then(() => app.close?.());
     },
   };
 }

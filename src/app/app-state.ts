@@ -11,6 +11,8 @@ export interface Logger {
   error(message: string, error?: unknown): void;
   /** Reports a likely mistake in the app (an endpoint returning a value that is ignored). */
   warn?(message: string): void;
+  /** Reports what recovered (the topics' backplane connected again). Default: `warn`, if any. */
+  info?(message: string): void;
 }
 
 /** Customises error responses: return a `Response` or a view, or nothing to keep the default rendering. */

@@ -4,7 +4,7 @@ import { type Limits, resolveLimits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
 import type { AddressLookup } from "../context/request-info.ts";
 import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
-import { type PubSubDriver, type PubSubStats, TopicHub } from "../pubsub/hub.ts";
+import { type PubSubDriver, type PubSubStats, type TopicHealth, TopicHub } from "../pubsub/hub.ts";
 import { compilePattern } from "../router/compile-pattern.ts";
 import { Router } from "../router/create-router.ts";
 import { ANY_METHOD, RouteTable, WS_METHOD } from "../router/route-table.ts";
@@ -98,6 +98,7 @@ export function fetchOn(app: object, runtime: Runtime): RuntimeFetch | undefined
 const consoleLogger: Logger = {
   error: (message, error) => console.error(message, error),
   warn: (message) => console.warn(message),
+  info: (message) => console.info(message),
 };
 
 /** A Portico application: a router plus the request cycle, runnable on any Fetch-API runtime. */
@@ -145,14 +146,13 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       logger: options.logger ?? consoleLogger,
       clientAddress: addressLookup(options.trustProxy),
       notFounds: [],
-      hub: new TopicHub(options.pubsub, (error, where) =>
-        (options.logger ?? consoleLogger).error(
-          where === "backplane"
-            ? "[portico] pubsub backplane failed"
-            : "[portico] a topic message could not be delivered to a subscriber of this instance",
-          error,
-        ),
-      ),
+      hub: new TopicHub(options.pubsub, {
+        error: (message, error) => (options.logger ?? consoleLogger).error(message, error),
+        info: (message) => {
+          const logger = options.logger ?? consoleLogger;
+          (logger.info ?? logger.warn)?.call(logger, message);
+        },
+      }),
       hasWebSockets: false,
     };
     const listed: RouteInfo[] = [];
@@ -247,6 +247,34 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   /** What the topics counted: messages published, delivered locally, dropped by the backplane, received. */
   get topicStats(): Readonly<PubSubStats> {
     return this.#state.hub.stats;
+  }
+
+  /**
+   * The backplane's state: connected or not and since when, the last failure, and how many publishes
+   * wait for the broker. A readiness check can answer from it.
+   *
+   * @example
+   * app.get("/ready", (ctx) => {
+   *   const health = app.topicHealth();
+   *   ctx.response.status = health.connected ? 200 : 503;
+   *   return health;
+   * });
+   */
+  topicHealth(): TopicHealth {
+    return this.#state.hub.health;
+  }
+
+  /**
+   * Releases what the app holds beyond its requests: waits for the publishes in flight to the
+   * backplane (up to its publish timeout), then disconnects it, so the process can exit. Every
+   * adapter's server handle calls it from its own `close()`; call it yourself where you serve the app
+   * another way. Idempotent; topics published after it are dropped (and counted).
+   *
+   * @example
+   * process.once("SIGTERM", async () => { await server.close(); });
+   */
+  close(): Promise<void> {
+    return this.#state.hub.close();
   }
 
   /**

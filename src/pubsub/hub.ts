@@ -1,6 +1,9 @@
-// Topics: which local sockets listen to what, and the backplane that carries messages between instances.
+// Topics: which local sockets listen to what; the backplane (`backplane.ts`) carries them between instances.
 
 import type { NativeTopics, TopicMessage } from "../runtime/runtime.ts";
+import { Backplane, type PubSubDriver, type PubSubStats, type TopicHealth } from "./backplane.ts";
+
+export type { PubSubDriver, PubSubStats, TopicHealth };
 
 /** What receives a topic's messages locally: a websocket. */
 export interface Subscriber {
@@ -15,67 +18,51 @@ interface Members {
   readonly native: Set<Subscriber>;
 }
 
-/**
- * A backplane between instances (`createApp({ pubsub })`): Redis, NATS, … Given framed bytes; delivery
- * is at most once. The hub subscribes to a topic while it has a local subscriber, and only then.
- */
-export interface PubSubDriver {
-  /** Starts: frames from other instances go to `receive`; failures (the broker gone…) to `report`. */
-  start(receive: (topic: string, frame: Uint8Array) => void, report: (error: unknown) => void): void;
-  /** Receive a topic's frames (its first local subscriber arrived). */
-  subscribe(topic: string): void | Promise<void>;
-  /** Stop receiving a topic (its last local subscriber left). */
-  unsubscribe(topic: string): void | Promise<void>;
-  /** Sends a frame to the other instances; resolves `false` (dropped) when the broker cannot take it. */
-  publish(topic: string, frame: Uint8Array): boolean | Promise<boolean>;
-  /** Disconnects. */
-  close(): Promise<void>;
+/** Where the hub tells what happened: failures, and the backplane's recoveries. */
+export interface HubLog {
+  /** A failure: of the backplane, or of a delivery to a local socket. */
+  error(message: string, error?: unknown): void;
+  /** The backplane is back. */
+  info(message: string): void;
 }
 
-/** What a hub counts (for monitoring): messages published, delivered, dropped by the backplane. */
-export interface PubSubStats {
-  /** Messages published on this instance. */
-  published: number;
-  /** Messages handed to this instance's sockets. */
-  delivered: number;
-  /** Messages the backplane could not take (the broker unreachable): never seen by other instances. */
-  dropped: number;
-  /** Messages received from other instances. */
-  received: number;
-}
-
-const VERSION = 1;
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
 /**
- * The topics of one app: local delivery to subscribed sockets, and, with a driver, to other instances.
- * A frame carries a version, the sending instance's id (so its own messages coming back are not
- * delivered twice) and whether the message is text or binary.
+ * The topics of one app: local delivery to subscribed sockets, and, with a driver, to other instances
+ * (through its `Backplane`).
  */
 export class TopicHub {
   readonly #topics = new Map<string, Members>();
-  readonly #driver: PubSubDriver | undefined;
-  readonly #report: (error: unknown) => void;
+  readonly #backplane: Backplane | undefined;
   // Each subscriber's topics, so that leaving costs its own topics only.
   readonly #joined = new WeakMap<Subscriber, Set<string>>();
-  readonly #reportLocal: (error: unknown) => void;
+  readonly #log: HubLog;
+  readonly #created = Date.now();
   #instance: string | undefined;
   /** Counters. */
   readonly stats: PubSubStats = { published: 0, delivered: 0, dropped: 0, received: 0 };
 
-  /**
-   * `report` gets what failed, and where: the backplane (the broker gone…) or the delivery to a local
-   * socket (workerd refuses I/O on another request's socket).
-   */
-  constructor(
-    driver: PubSubDriver | undefined,
-    report: (error: unknown, where: "backplane" | "local") => void,
-  ) {
-    this.#driver = driver;
-    this.#report = (error) => report(error, "backplane");
-    this.#reportLocal = (error) => report(error, "local");
-    driver?.start((topic, frame) => this.#receive(topic, frame), this.#report);
+  constructor(driver: PubSubDriver | undefined, log: HubLog) {
+    this.#log = log;
+    this.#backplane =
+      driver === undefined
+        ? undefined
+        : new Backplane(
+            driver,
+            this.stats,
+            () => this.instance,
+            (topic, message) => {
+              this.stats.received++;
+              this.#deliver(topic, message, undefined);
+            },
+            log,
+          );
+  }
+
+  /** The backplane's state (without one: connected since the hub was made, nothing queued). */
+  get health(): TopicHealth {
+    return (
+      this.#backplane?.health ?? { connected: true, since: this.#created, lastError: undefined, queued: 0 }
+    );
   }
 
   /**
@@ -94,7 +81,7 @@ export class TopicHub {
     if (members === undefined) {
       members = { own: new Set(), native: new Set() };
       this.#topics.set(topic, members);
-      this.#call(() => this.#driver?.subscribe(topic));
+      this.#backplane?.subscribe(topic);
     }
     if (subscriber.native === undefined) members.own.add(subscriber);
     else if (!members.native.has(subscriber)) {
@@ -120,7 +107,7 @@ export class TopicHub {
     this.#joined.get(subscriber)?.delete(topic);
     if (members.own.size > 0 || members.native.size > 0) return;
     this.#topics.delete(topic);
-    this.#call(() => this.#driver?.unsubscribe(topic));
+    this.#backplane?.unsubscribe(topic);
   }
 
   /** Removes a subscriber from every topic (its socket closed). */
@@ -135,43 +122,20 @@ export class TopicHub {
     return joined === undefined ? [] : [...joined];
   }
 
-  /** Delivers to this instance's subscribers (but `except`) and sends it to the other instances. */
+  /**
+   * Sends a message to the other instances, then delivers it to this instance's subscribers (but
+   * `except`): a burst to many local sockets must not hold the broker's copies back.
+   */
   publish(topic: string, message: TopicMessage, except?: Subscriber): void {
     checkTopic(topic);
     this.stats.published++;
+    this.#backplane?.send(topic, message);
     this.#deliver(topic, message, except);
-    const driver = this.#driver;
-    if (driver === undefined) return;
-    const frame = encodeFrame(this.instance, message);
-    try {
-      const sent = driver.publish(topic, frame);
-      if (sent instanceof Promise) {
-        sent.then(
-          (ok) => {
-            if (!ok) this.stats.dropped++;
-          },
-          (error: unknown) => {
-            this.stats.dropped++;
-            this.#report(error);
-          },
-        );
-      } else if (!sent) this.stats.dropped++;
-    } catch (error) {
-      this.stats.dropped++;
-      this.#report(error);
-    }
   }
 
-  /** Disconnects the backplane. */
+  /** Waits for what is in flight to the broker, then disconnects the backplane. */
   close(): Promise<void> {
-    return this.#driver?.close() ?? Promise.resolve();
-  }
-
-  #receive(topic: string, frame: Uint8Array): void {
-    const decoded = decodeFrame(frame);
-    if (decoded === undefined || decoded.from === this.instance) return;
-    this.stats.received++;
-    this.#deliver(topic, decoded.message, undefined);
+    return this.#backplane?.close() ?? Promise.resolve();
   }
 
   #deliver(topic: string, message: TopicMessage, except: Subscriber | undefined): void {
@@ -184,7 +148,10 @@ export class TopicHub {
         member.send(message);
         this.stats.delivered++;
       } catch (error) {
-        this.#reportLocal(error);
+        this.#log.error(
+          "[portico] a topic message could not be delivered to a subscriber of this instance",
+          error,
+        );
       }
     }
     // The runtime fans out to its own sockets in one call: from the sender's socket when it has native
@@ -201,16 +168,10 @@ export class TopicHub {
         this.stats.delivered += size;
       }
     } catch (error) {
-      this.#reportLocal(error);
-    }
-  }
-
-  #call(action: () => void | Promise<void> | undefined): void {
-    try {
-      const result = action();
-      if (result instanceof Promise) result.catch(this.#report);
-    } catch (error) {
-      this.#report(error);
+      this.#log.error(
+        "[portico] a topic message could not be delivered to a subscriber of this instance",
+        error,
+      );
     }
   }
 }
@@ -226,33 +187,5 @@ function hasControlCharacter(text: string): boolean {
 function checkTopic(topic: string): void {
   if (typeof topic !== "string" || topic === "" || topic.length > 256 || hasControlCharacter(topic)) {
     throw new TypeError("A topic is a string of 1 to 256 characters without control characters");
-  }
-}
-
-// A frame: one header line of JSON ({ v, from, binary }), "\n", then the message's bytes.
-function encodeFrame(from: string, message: TopicMessage): Uint8Array {
-  const binary = typeof message !== "string";
-  const head = encoder.encode(`${JSON.stringify({ v: VERSION, from, binary })}\n`);
-  const body = binary ? message : encoder.encode(message);
-  const frame = new Uint8Array(head.byteLength + body.byteLength);
-  frame.set(head);
-  frame.set(body, head.byteLength);
-  return frame;
-}
-
-function decodeFrame(frame: Uint8Array): { from: string; message: TopicMessage } | undefined {
-  const newline = frame.indexOf(10);
-  if (newline < 0) return undefined;
-  try {
-    const head = JSON.parse(decoder.decode(frame.subarray(0, newline))) as {
-      v?: unknown;
-      from?: unknown;
-      binary?: unknown;
-    };
-    if (head.v !== VERSION || typeof head.from !== "string") return undefined;
-    const body = frame.slice(newline + 1);
-    return { from: head.from, message: head.binary === true ? body : decoder.decode(body) };
-  } catch {
-    return undefined;
   }
 }

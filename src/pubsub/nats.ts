@@ -4,10 +4,17 @@
  * has a subscriber to it. Uses `@nats-io/transport-node` (an optional peer dependency: install it with
  * this entry; it runs on Node, Bun and Deno).
  *
- * Delivery is at most once: while the server is unreachable, local delivery goes on, publishes to
- * other instances are dropped and counted (`app.topicStats.dropped`) rather than buffered, the client
- * reconnects without end (every `reconnectWait` ms) and its subscriptions come back with it, and errors
- * go to the app's logger.
+ * Delivery is at most once, and no loss is silent:
+ * - While the server is unreachable, local delivery goes on; publishes to other instances are dropped,
+ *   counted (`app.topicStats.dropped`) and reported (`onError`, once per run of drops) rather than
+ *   buffered. The client reconnects without end (every `reconnectWait` ms) and its subscriptions come
+ *   back with it.
+ * - A publish counts as sent once the server has answered a ping sent after it (one ping for a whole
+ *   burst, at most one in flight): what a connection lost before that is counted as dropped. At most
+ *   `maxQueued` publishes wait for that answer; a server that gives none for `publishTimeout` ms of the
+ *   event loop's awake time is reconnected. Pings every `pingInterval` ms find a server that hung with
+ *   nothing to send.
+ * - `app.topicHealth()` says whether the connection is up, and since when.
  *
  * @example
  * import { natsPubSub } from "portico/pubsub/nats";
@@ -15,10 +22,10 @@
  *
  * @module
  */
-import type { NatsConnection, Subscription } from "@nats-io/transport-node";
+import type { ConnectionOptions, NatsConnection, Subscription } from "@nats-io/transport-node";
 import { optionalPeer } from "../runtime/optional-peer.ts";
 
-import type { PubSubDriver } from "./hub.ts";
+import type { PubSubDriver } from "./backplane.ts";
 
 const { connect } = await optionalPeer(
   "@nats-io/transport-node",
@@ -36,6 +43,17 @@ export interface NatsPubSubOptions {
   readonly prefix?: string;
   /** The wait between reconnection attempts, in ms. Default 250. */
   readonly reconnectWait?: number;
+  /** How often the client pings an idle server, in ms (two unanswered: reconnect). Default 2000. */
+  readonly pingInterval?: number;
+  /** Most publishes waiting for the server's answer; more are dropped (counted, reported). Default 10 000. */
+  readonly maxQueued?: number;
+  /** How long a publish may wait for the server's answer before the connection is replaced, in ms. Default 10 000. */
+  readonly publishTimeout?: number;
+  /**
+   * More of the client's connection options (TLS, `user`/`pass`, `token`, `authenticator`…). The
+   * servers, the reconnection and the pings stay Portico's.
+   */
+  readonly connection?: ConnectionOptions;
 }
 
 // A topic as one subject token: letters, digits, `-` and `_` as they are, anything else as `~hh`.
@@ -46,6 +64,20 @@ function token(topic: string): string {
   }).join("");
 }
 
+// Publishes waiting for the server's answer to one ping.
+interface Batch {
+  readonly done: Promise<boolean>;
+  settle(sent: boolean): void;
+}
+
+function batch(): Batch {
+  let settle!: (sent: boolean) => void;
+  const done = new Promise<boolean>((resolve) => {
+    settle = resolve;
+  });
+  return { done, settle };
+}
+
 /** A topic backplane over NATS core pub/sub (see the module's documentation). */
 export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
   const prefix = options.prefix ?? "portico";
@@ -54,38 +86,76 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
   // over the subscribe waiting for it.
   const wanted = new Set<string>();
   let connection: Promise<NatsConnection> | undefined;
+  let nc: NatsConnection | undefined;
   let connected = false;
   let receive: (topic: string, frame: Uint8Array) => void = () => {};
+  // The batch whose ping is out, and the one filling behind it.
+  let pinged: Batch | undefined;
+  let filling: Batch | undefined;
+  const ping = (): void => {
+    pinged = filling;
+    filling = undefined;
+    const current = pinged!;
+    nc!.flush().then(
+      () => current.settle(true),
+      () => current.settle(false),
+    );
+    current.done.then(() => {
+      if (pinged !== current) return;
+      pinged = undefined;
+      if (filling !== undefined && connected) ping();
+    });
+  };
+  // The connection is lost: what waits for an answer is not confirmed.
+  const lose = (): void => {
+    for (const waiting of [pinged, filling]) waiting?.settle(false);
+    pinged = filling = undefined;
+  };
   return {
-    start(onFrame, appReport) {
+    onError: options.onError,
+    limits: { maxQueued: options.maxQueued ?? 10_000, publishTimeout: options.publishTimeout ?? 10_000 },
+    start(onFrame, appReport, onStatus) {
       const report = options.onError ?? appReport;
+      const status = onStatus ?? (() => {});
       receive = onFrame;
+      status(false);
       connection = connect({
+        ...options.connection,
         servers: typeof options.servers === "string" ? options.servers : [...options.servers],
         reconnect: true,
         maxReconnectAttempts: -1,
         reconnectTimeWait: options.reconnectWait ?? 250,
+        pingInterval: options.pingInterval ?? 2000,
+        maxPingOut: 2,
         waitOnFirstConnect: true,
       });
-      connection.then(async (nc) => {
+      connection.then(async (opened) => {
+        nc = opened;
         connected = true;
-        for await (const status of nc.status()) {
-          if (status.type === "disconnect") {
+        status(true);
+        for await (const event of opened.status()) {
+          if (event.type === "disconnect" || event.type === "staleConnection") {
+            if (!connected) continue;
             connected = false;
+            lose();
+            status(false);
             report(
               new Error("NATS connection lost: publishes to other instances are dropped until it is back"),
             );
-          } else if (status.type === "reconnect") connected = true;
+          } else if (event.type === "reconnect") {
+            connected = true;
+            status(true);
+          }
         }
       }, report);
     },
     async subscribe(topic) {
       wanted.add(topic);
-      const nc = await connection!;
+      const opened = await connection!;
       if (!wanted.has(topic) || subscriptions.has(topic)) return;
       subscriptions.set(
         topic,
-        nc.subscribe(`${prefix}.${token(topic)}`, {
+        opened.subscribe(`${prefix}.${token(topic)}`, {
           callback: (error, message) => {
             if (error === null) receive(topic, message.data);
           },
@@ -97,18 +167,31 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
       subscriptions.get(topic)?.unsubscribe();
       subscriptions.delete(topic);
     },
-    async publish(topic, frame) {
-      if (!connected) return false;
-      try {
-        (await connection!).publish(`${prefix}.${token(topic)}`, frame);
-        return true;
-      } catch {
-        return false;
-      }
+    publish(topic, frame) {
+      if (!connected || nc === undefined) return false;
+      nc.publish(`${prefix}.${token(topic)}`, frame);
+      filling ??= batch();
+      const { done } = filling;
+      if (pinged === undefined) ping();
+      return done;
+    },
+    reconnect() {
+      lose();
+      nc?.reconnect().catch(() => {});
     },
     async close() {
-      const nc = await connection?.catch(() => undefined);
-      await nc?.drain().catch(() => nc.close());
+      const opened = await connection?.catch(() => undefined);
+      if (opened !== undefined && !opened.isClosed()) {
+        // A server that does not answer cannot be drained: closed after a second.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<"late">((resolve) => {
+          timer = setTimeout(() => resolve("late"), 1000);
+        });
+        const drained = await Promise.race([opened.drain().catch(() => undefined), late]);
+        clearTimeout(timer);
+        if (drained === "late") await opened.close();
+      }
+      lose();
     },
   };
 }

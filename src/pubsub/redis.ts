@@ -3,9 +3,15 @@
  * topic (`portico:<topic>`), subscribed only while this instance has a subscriber to it. Uses the
  * `redis` package (an optional peer dependency: install it with this entry).
  *
- * Delivery is at most once: while Redis is unreachable, local delivery goes on, publishes to other
- * instances are dropped and counted (`app.topicStats.dropped`), the client reconnects with backoff
- * and resubscribes every live topic, and errors go to the app's logger.
+ * Delivery is at most once, and no loss is silent:
+ * - While Redis is unreachable, local delivery goes on; publishes to other instances are dropped,
+ *   counted (`app.topicStats.dropped`) and reported (`onError`, once per run of drops). The clients
+ *   reconnect with backoff, and every topic wanted is subscribed again, including one whose first
+ *   subscriber arrived during the outage.
+ * - At most `maxQueued` publishes wait for Redis's answer; one that waits `publishTimeout` ms of the
+ *   event loop's awake time (a busy loop does not count) means Redis stopped answering: the
+ *   connection is replaced and what waited is dropped and counted.
+ * - `app.topicHealth()` says whether both connections are up, and since when.
  *
  * @example
  * import { redisPubSub } from "portico/pubsub/redis";
@@ -13,70 +19,149 @@
  *
  * @module
  */
+import type { RedisClientOptions } from "redis";
 import { optionalPeer } from "../runtime/optional-peer.ts";
 
-import type { PubSubDriver } from "./hub.ts";
+import type { PubSubDriver } from "./backplane.ts";
 
 const { createClient } = await optionalPeer("redis", "portico/pubsub/redis", () => import("redis"));
 
 /** Options of {@link redisPubSub}. */
 export interface RedisPubSubOptions {
-  /** Where failures go (the broker unreachable, a failed subscription). Default: the app\'s logger. */
+  /** Where failures go (the broker unreachable, a failed subscription, drops). Default: the app's logger. */
   readonly onError?: (error: unknown) => void;
-  /** The Redis URL (`redis://host:6379`). */
+  /** The Redis URL (`redis://host:6379`, `rediss://` for TLS, with `user:password@` for auth). */
   readonly url: string;
   /** The prefix of the Redis channels. Default `portico:`. */
   readonly prefix?: string;
   /** The longest wait between reconnection attempts, in ms. Default 2000. */
   readonly maxBackoff?: number;
+  /** Most publishes waiting for Redis's answer; more are dropped (counted, reported). Default 10 000. */
+  readonly maxQueued?: number;
+  /** How long a publish may wait for Redis's answer before the connection is replaced, in ms. Default 10 000. */
+  readonly publishTimeout?: number;
+  /**
+   * More of node-redis's client options (TLS, auth, keep-alive…), for both connections. `url`,
+   * `disableOfflineQueue`, the reconnect strategy and the command timeout stay Portico's.
+   */
+  readonly client?: RedisClientOptions;
 }
+
+type Client = ReturnType<typeof createClient>;
 
 /** A topic backplane over Redis pub/sub (see the module's documentation). */
 export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
   const prefix = options.prefix ?? "portico:";
   const maxBackoff = options.maxBackoff ?? 2000;
-  const publisher = createClient({
+  const clientOptions = {
+    ...options.client,
     url: options.url,
     // At most once: a publish while Redis is away fails now rather than waiting in a queue.
     disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), maxBackoff) },
-  });
-  const subscriber = publisher.duplicate();
-  let receive: (topic: string, frame: Uint8Array) => void = () => {};
-  let ready: Promise<unknown> | undefined;
-  return {
-    start(onFrame, appReport) {
-      const report = options.onError ?? appReport;
-      receive = onFrame;
-      publisher.on("error", report);
-      subscriber.on("error", report);
-      ready = Promise.all([publisher.connect(), subscriber.connect()]);
-      ready.catch(report);
+    // Publishes are timed by the backplane, on the event loop's awake time (`outbox.ts`): node-redis's
+    // own 5 s timer fires after a busy loop before the answers already received are read.
+    commandOptions: { ...options.client?.commandOptions, timeout: 0 },
+    socket: {
+      ...options.client?.socket,
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 10), maxBackoff),
     },
-    async subscribe(topic) {
-      await ready;
-      await subscriber.subscribe(
-        prefix + topic,
-        (message: Buffer) =>
-          receive(topic, new Uint8Array(message.buffer, message.byteOffset, message.byteLength)),
-        true,
+  } as RedisClientOptions;
+  // Each topic wanted, with its one listener: subscribing again with the same listener is a no-op in
+  // node-redis, so the topics can be subscribed again after any outage without a double delivery.
+  const wanted = new Map<string, (message: Buffer) => void>();
+  let receive: (topic: string, frame: Uint8Array) => void = () => {};
+  let report: (error: unknown) => void = () => {};
+  let status: (connected: boolean) => void = () => {};
+  let connected = false;
+  let closed = false;
+  let publisher: Client;
+  let subscriber: Client;
+
+  const update = (): void => {
+    const now = publisher.isReady && subscriber.isReady;
+    if (now === connected) return;
+    connected = now;
+    status(now);
+  };
+  const open = (onReady?: () => void): Client => {
+    const client = createClient(clientOptions);
+    client.on("error", (error: unknown) => {
+      if (!closed) report(error);
+    });
+    for (const event of ["ready", "end", "error", "reconnecting"]) client.on(event, update);
+    if (onReady !== undefined) client.on("ready", onReady);
+    client.connect().catch((error: unknown) => report(error));
+    return client;
+  };
+  const listen = (topic: string): void => {
+    const listener = wanted.get(topic);
+    if (listener === undefined || !subscriber.isReady) return;
+    subscriber.subscribe(prefix + topic, listener, true).catch((error: unknown) => {
+      if (wanted.get(topic) !== listener || closed) return;
+      report(new Error(`Could not subscribe to topic "${topic}": retrying`, { cause: error }));
+      // Not connected: the next "ready" subscribes it. Connected (the answer was lost): try again soon.
+      if (subscriber.isReady) setTimeout(() => listen(topic), 250);
+    });
+  };
+  // On every (re)connection: subscribe what is wanted and not held, leave what is held and not wanted.
+  const reconcile = (): void => {
+    for (const topic of wanted.keys()) listen(topic);
+    for (const channel of subscriber.getPubSubListeners("CHANNELS").keys()) {
+      if (!channel.startsWith(prefix) || wanted.has(channel.slice(prefix.length))) continue;
+      subscriber.unsubscribe(channel).catch(() => {});
+    }
+  };
+
+  return {
+    onError: options.onError,
+    limits: { maxQueued: options.maxQueued ?? 10_000, publishTimeout: options.publishTimeout ?? 10_000 },
+    start(onFrame, appReport, onStatus) {
+      receive = onFrame;
+      report = options.onError ?? appReport;
+      status = onStatus ?? status;
+      status(false);
+      publisher = open();
+      subscriber = open(reconcile);
+    },
+    subscribe(topic) {
+      if (wanted.has(topic)) return;
+      wanted.set(topic, (message: Buffer) =>
+        receive(topic, new Uint8Array(message.buffer, message.byteOffset, message.byteLength)),
       );
+      listen(topic);
     },
     async unsubscribe(topic) {
-      await ready;
-      await subscriber.unsubscribe(prefix + topic);
+      wanted.delete(topic);
+      // Not connected: the next connection's reconcile leaves it.
+      if (subscriber.isReady) await subscriber.unsubscribe(prefix + topic);
     },
     publish(topic, frame) {
       if (!publisher.isReady) return false;
       return publisher
         .publish(prefix + topic, Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength))
-        .then(
-          () => true,
-          () => false,
-        );
+        .then(() => true);
+    },
+    reconnect() {
+      const stalled = publisher;
+      publisher = open();
+      stalled.destroy();
+      update();
     },
     async close() {
-      await Promise.allSettled([subscriber.quit(), publisher.quit()]);
+      closed = true;
+      await Promise.allSettled([subscriber, publisher].map((client) => shut(client)));
     },
   };
+}
+
+// Closes a client, gracefully if its server answers within a second.
+async function shut(client: Client): Promise<void> {
+  if (!client.isOpen) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), 1000);
+  });
+  const result = await Promise.race([client.close().catch(() => undefined), late]);
+  clearTimeout(timer);
+  if (result === "late") client.destroy();
 }

@@ -57,7 +57,7 @@ test("logger() reports the status sent: a 304 from etag(), after the transforms"
 
 test("a topic message a local socket refuses is reported as such, not as a backplane failure", () => {
   const reports: string[] = [];
-  const hub = new TopicHub(undefined, (_error, where) => reports.push(where));
+  const hub = new TopicHub(undefined, { error: (message) => reports.push(message), info: () => {} });
   hub.subscribe(
     {
       send() {
@@ -67,7 +67,9 @@ test("a topic message a local socket refuses is reported as such, not as a backp
     "room",
   );
   hub.publish("room", "hi");
-  assert.deepEqual(reports, ["local"]);
+  assert.deepEqual(reports, [
+    "[portico] a topic message could not be delivered to a subscriber of this instance",
+  ]);
 });
 
 test("an onError handler that writes ctx.response and returns nothing answers with what it wrote", async () => {
@@ -194,7 +196,7 @@ test("a namespace guard written with r.use() covers blocks and websockets; befor
 });
 
 test("a subscriber's topics are its own record: leaving drops exactly them", () => {
-  const hub = new TopicHub(undefined, () => {});
+  const hub = new TopicHub(undefined, { error: () => {}, info: () => {} });
   const others = Array.from({ length: 50 }, () => ({ send() {} }));
   for (const [i, other] of others.entries()) hub.subscribe(other, `topic-${i}`);
   const socket = {

@@ -41,6 +41,8 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "PublishOptions",
       "PubSubDriver",
       "PubSubStats",
+      "OutboxLimits",
+      "TopicHealth",
       "TopicMessage",
       "FileOptions",
       "StreamedFile",

@@ -12,6 +12,8 @@ export const root: string = join(here, "..", "..");
 export interface StartedProcess {
   readonly origin: string;
   readonly pid: number;
+  /** Resolves with the exit code once the process has ended, however it ended. */
+  readonly exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export function startProcess(
       env: { ...process.env, NO_COLOR: "1", ...env },
       stdio: "pipe",
     });
+    const exited = new Promise<number | null>((settle) => child.once("exit", (code) => settle(code)));
     let output = "";
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -45,6 +48,7 @@ export function startProcess(
       resolve({
         origin: match[1]!.replace("localhost", "127.0.0.1"),
         pid: child.pid!,
+        exited,
         stop: () => stopProcess(child),
       });
     };

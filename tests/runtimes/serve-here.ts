@@ -11,18 +11,22 @@ export function envVar(name: string): string | undefined {
   return (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env[name];
 }
 
-/** Serves the app on a free loopback port with the runtime's adapter, and prints its origin. */
-export async function serveHere(app: App): Promise<void> {
-  let origin: string;
+/**
+ * Serves the app on a free loopback port with the runtime's adapter, and prints its origin. Returns the
+ * server handle's `close()`.
+ */
+export async function serveHere(app: App): Promise<() => Promise<void>> {
+  let server: { readonly url: URL; close(): Promise<void> };
   if (typeof Bun !== "undefined") {
     const { serve } = await import("../../src/adapters/bun.ts");
-    origin = serve(app, { port: 0, hostname: "127.0.0.1" }).url.origin;
+    server = serve(app, { port: 0, hostname: "127.0.0.1" });
   } else if (typeof Deno !== "undefined") {
     const { serve } = await import("../../src/adapters/deno.ts");
-    origin = serve(app, { port: 0, hostname: "127.0.0.1" }).url.origin;
+    server = serve(app, { port: 0, hostname: "127.0.0.1" });
   } else {
     const { serve } = await import("../../src/adapters/node.ts");
-    origin = (await serve(app, { port: 0, hostname: "127.0.0.1" })).url.origin;
+    server = await serve(app, { port: 0, hostname: "127.0.0.1" });
   }
-  console.log(`READY ${origin}`);
+  console.log(`READY ${server.url.origin}`);
+  return () => server.close();
 }

@@ -1,5 +1,6 @@
 // One Portico instance of the cross-instance topic tests, on whichever runtime runs this file: rooms
-// over a Redis (or NATS) backplane. Prints READY <url>.
+// over a Redis (or NATS) backplane. Prints READY <url>. MAX_QUEUED and PUBLISH_TIMEOUT set the
+// backplane's bounds; the fault suite (faults.test.ts) drives /burst, /health and /shutdown.
 import { createApp, defineChannel } from "../../src/mod.ts";
 import { natsPubSub } from "../../src/pubsub/nats.ts";
 import { redisPubSub } from "../../src/pubsub/redis.ts";
@@ -11,10 +12,15 @@ let brokerErrors = 0;
 const onError = (): void => {
   brokerErrors++;
 };
+const bounds = {
+  ...(envVar("MAX_QUEUED") ? { maxQueued: Number(envVar("MAX_QUEUED")) } : {}),
+  ...(envVar("PUBLISH_TIMEOUT") ? { publishTimeout: Number(envVar("PUBLISH_TIMEOUT")) } : {}),
+};
 const app = createApp({
   pubsub: natsUrl
-    ? natsPubSub({ servers: natsUrl, reconnectWait: 100, onError })
-    : redisPubSub({ url: envVar("REDIS_URL")!, maxBackoff: 200, onError }),
+    ? natsPubSub({ servers: natsUrl, reconnectWait: 100, pingInterval: 500, onError, ...bounds })
+    : redisPubSub({ url: envVar("REDIS_URL")!, maxBackoff: 200, onError, ...bounds }),
+  logger: { error: () => {}, info: () => {} },
 });
 const Room = defineChannel({
   onOpen(ch) {
@@ -43,5 +49,26 @@ app.get("/events/:room", (ctx) =>
   }),
 );
 app.get("/stats", () => Response.json({ ...app.topicStats, brokerErrors }));
+app.get("/health", () => Response.json(app.topicHealth()));
+// Publishes `n` messages numbered from `from` (`<tag><number> <padding>`, padded to `size` bytes), then
+// keeps the event loop busy for `block` ms.
+app.post("/burst/:room", (ctx) => {
+  const query = new URLSearchParams(ctx.request.query);
+  const n = Number(query.get("n") ?? 1);
+  const from = Number(query.get("from") ?? 0);
+  const tag = query.get("tag") ?? "burst";
+  const pad = "x".repeat(Number(query.get("size") ?? 0));
+  for (let i = from; i < from + n; i++)
+    app.publish(`room:${ctx.request.pathParams.room}`, `${tag}${i} ${pad}`);
+  const until = Date.now() + Number(query.get("block") ?? 0);
+  while (Date.now() < until) {
+    // Busy: a handler doing synchronous work.
+  }
+  return Response.json(app.topicStats);
+});
+app.post("/shutdown", () => {
+  setTimeout(() => void close(), 10);
+  return "closing";
+});
 
-await serveHere(app);
+const close = await serveHere(app);
