@@ -188,7 +188,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
     });
     this.#listed = listed;
     this.#state = state;
-    this.websocket = bunWebSocketHandlers(limits.wsMessageSize);
+    this.websocket = bunWebSocketHandlers(limits.wsMessageSize, limits.wsBufferedAmount);
     this.requestIdHeader = state.idHeader;
     this.logger = state.logger;
     const runtime = options.runtime ?? NO_RUNTIME;

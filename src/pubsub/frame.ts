@@ -1,4 +1,5 @@
-// The frame a topic message travels in between instances: the backplane's wire contract, written once.
+// The backplane's wire contract, written once: what a topic may be, and the frame a message travels in
+// between instances (or from an emitter, `emitter.ts`).
 //
 // Version 1: one header line of JSON, "\n", then the message's bytes (UTF-8 for text).
 //   {"v":1,"from":"<instance id>","binary":false}\n<message>
@@ -38,5 +39,20 @@ export function decodeFrame(frame: Uint8Array): { from: string; message: TopicMe
     return { from: head.from, message: head.binary === true ? body : decoder.decode(body) };
   } catch {
     return undefined;
+  }
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/** Throws unless `topic` is 1 to 256 characters without control characters. */
+export function checkTopic(topic: string): void {
+  if (typeof topic !== "string" || topic === "" || topic.length > 256 || hasControlCharacter(topic)) {
+    throw new TypeError("A topic is a string of 1 to 256 characters without control characters");
   }
 }

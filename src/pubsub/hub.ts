@@ -2,12 +2,14 @@
 
 import type { NativeTopics, TopicMessage } from "../runtime/runtime.ts";
 import { Backplane, type PubSubDriver, type PubSubStats, type TopicHealth } from "./backplane.ts";
+import { checkTopic } from "./frame.ts";
 
 export type { PubSubDriver, PubSubStats, TopicHealth };
 
 /** What receives a topic's messages locally: a websocket. */
 export interface Subscriber {
-  send(data: string | Uint8Array): void;
+  /** Sends a message; `false` when it was not delivered (the socket closing, or closed for being slow). */
+  send(data: string | Uint8Array): boolean | void;
   /** The runtime's own topics for this socket, where it has them (Bun's). */
   readonly native?: NativeTopics | undefined;
 }
@@ -145,8 +147,7 @@ export class TopicHub {
       if (member === except) continue;
       // One subscriber's failure (workerd refuses I/O on another request's socket) stops no other.
       try {
-        member.send(message);
-        this.stats.delivered++;
+        if (member.send(message) !== false) this.stats.delivered++;
       } catch (error) {
         this.#log.error(
           "[portico] a topic message could not be delivered to a subscriber of this instance",
@@ -173,19 +174,5 @@ export class TopicHub {
         error,
       );
     }
-  }
-}
-
-function hasControlCharacter(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
-}
-
-function checkTopic(topic: string): void {
-  if (typeof topic !== "string" || topic === "" || topic.length > 256 || hasControlCharacter(topic)) {
-    throw new TypeError("A topic is a string of 1 to 256 characters without control characters");
   }
 }

@@ -41,12 +41,27 @@ export interface BunWebSocketHandlers {
   close(ws: BunWebSocket, code: number, reason: string): void;
   /** Bun refuses larger messages itself (the app's `limits.wsMessageSize`). */
   readonly maxPayloadLength: number;
+  /** Most bytes queued for a client that does not read (the app's `limits.wsBufferedAmount`). */
+  readonly backpressureLimit: number;
+  /**
+   * `true`: a socket over `backpressureLimit` is closed, as on every other runtime, rather than skipped
+   * in silence by Bun's own topic fan-out.
+   */
+  readonly closeOnBackpressureLimit: boolean;
 }
 
-/** The handlers for an app whose messages may be up to `maxPayloadLength` bytes. */
-export function bunWebSocketHandlers(maxPayloadLength: number): BunWebSocketHandlers {
+/**
+ * The handlers for an app whose messages may be up to `maxPayloadLength` bytes, and whose clients may
+ * leave up to `backpressureLimit` bytes unread.
+ */
+export function bunWebSocketHandlers(
+  maxPayloadLength: number,
+  backpressureLimit: number,
+): BunWebSocketHandlers {
   return {
     maxPayloadLength,
+    backpressureLimit,
+    closeOnBackpressureLimit: true,
     open(ws) {
       const server = ws.data.server;
       ws.data.controller = ws.data.open({

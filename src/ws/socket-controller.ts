@@ -81,13 +81,16 @@ export class SocketController implements Socket, SocketSink {
     return this.#transport.bufferedAmount;
   }
 
-  send(data: string | Uint8Array | ArrayBuffer): void {
-    if (this.readyState !== 1) return;
+  /** Sends; `false` when the message will not reach the client (not open, or closed for not reading). */
+  send(data: string | Uint8Array | ArrayBuffer): boolean {
+    if (this.readyState !== 1) return false;
     this.#transport.send(data instanceof ArrayBuffer ? new Uint8Array(data) : data);
     // A client that does not read would make the runtime buffer without end.
     if (this.#transport.bufferedAmount > this.#limits.wsBufferedAmount) {
       this.close(BACKPRESSURE_CLOSE_CODE, "Client too slow: send buffer over the limit");
+      return false;
     }
+    return true;
   }
 
   close(code = 1000, reason = ""): void {

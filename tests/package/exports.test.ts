@@ -20,6 +20,7 @@ const ENTRY_POINTS = [
   "./client",
   "./pubsub/redis",
   "./pubsub/nats",
+  "./pubsub/emitter",
 ];
 
 test("package.json, deno.json and jsr.json agree on version, license and entry points", () => {

@@ -212,6 +212,10 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     values: ["redisPubSub"],
     types: ["RedisPubSubOptions"],
   },
+  "./pubsub/emitter": {
+    values: ["topicEmitter"],
+    types: ["TopicEmitter"],
+  },
   "./client": {
     values: ["createClient"],
     types: [

@@ -5,6 +5,9 @@ import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { topicEmitter } from "../../src/pubsub/emitter.ts";
+import { natsPubSub } from "../../src/pubsub/nats.ts";
+import { redisPubSub } from "../../src/pubsub/redis.ts";
 import { type Member, openMember } from "../conformance/client.ts";
 import { root, type StartedProcess, startProcess } from "../runtimes/processes.ts";
 import { nodeBin } from "../runtimes/targets.ts";
@@ -134,6 +137,36 @@ for (const broker of BROKERS)
         "every stream to hear every instance",
       );
       for (const s of streams) s.aborter.abort();
+    });
+
+    test("an emitter outside any app (a job) reaches the room's members on every instance, text and bytes", async () => {
+      const room = `emit${Date.now()}`;
+      const members = await Promise.all(Object.values(instances).map((i) => join_(i.origin, room)));
+      const url = Object.values(broker.env(port))[0]!;
+      const emitter = topicEmitter(
+        broker.name === "Redis" ? redisPubSub({ url }) : natsPubSub({ servers: url }),
+        { onError: () => {} },
+      );
+      // The first publish waits for the connection; then until every instance is subscribed.
+      await until(async () => {
+        assert.equal(await emitter.publish(`room:${room}`, "probe"), true);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return members.every((m) => m.got.includes("probe"));
+      }, "every instance to hear the emitter");
+      assert.equal(await emitter.publish(`room:${room}`, "from the job"), true);
+      assert.equal(await emitter.publish(`room:${room}`, new Uint8Array([1, 2])), true);
+      await until(
+        () => members.every((m) => m.got.includes("from the job") && m.got.some((x) => Array.isArray(x))),
+        "the job's messages",
+      );
+      for (const m of members)
+        assert.deepEqual(
+          m.got.filter((x) => Array.isArray(x)),
+          [[1, 2]],
+        );
+      await assert.rejects(emitter.publish("", "x"), /A topic is a string/);
+      await emitter.close();
+      for (const m of members) m.ws.close();
     });
 
     test("a broker restart: local delivery goes on, the outage's publishes are dropped and counted, then it resumes", async () => {
