@@ -42,4 +42,5 @@ export const denoRuntime: Runtime = {
   keepOpen: () => {},
   compressor: () => undefined,
   resumed: () => false,
+  releasesUpgradedRequest: true,
 };
