@@ -46,7 +46,7 @@ export interface BunServerHandle {
   readonly url: URL;
   /** The port it listens on. */
   readonly port: number;
-  /** Stops accepting connections, waits for those in flight, then closes the app (`app.close()`: its backplane). */
+  /** Stops accepting connections, closes the app (`app.close()`: websockets with 1001, then its backplane), waits for those in flight. */
   close(): Promise<void>;
 }
 
@@ -64,5 +64,12 @@ export function serve(app: BunApp, options: BunServeOptions = {}): BunServerHand
     fetch: app.fetch,
     websocket: app.websocket,
   });
-  return { url: server.url, port: server.port, close: () => server.stop().then(() => app.close?.()) };
+  return { url: server.url, port: server.port, close: () => closeServer(server.stop(), app) };
+}
+
+// Stops accepting first (Bun's `stop()` lets open connections finish); the app then closes its
+// websockets (1001) and its backplane; then the stop is awaited.
+async function closeServer(stopping: Promise<void>, app: BunApp): Promise<void> {
+  await app.close?.();
+  await stopping;
 }

@@ -51,7 +51,7 @@ export interface DenoServerHandle {
   readonly url: URL;
   /** The port it listens on. */
   readonly port: number;
-  /** Stops accepting connections, waits for requests in flight, then closes the app (`app.close()`: its backplane). */
+  /** Stops accepting connections, closes the app (`app.close()`: websockets with 1001, then its backplane), waits for requests in flight. */
   close(): Promise<void>;
 }
 
@@ -74,6 +74,13 @@ export function serve(app: DenoApp, options: DenoServeOptions = {}): DenoServerH
   return {
     url: new URL(`http://${host}:${port}/`),
     port,
-    close: () => server.shutdown().then(() => app.close?.()),
+    close: () => closeServer(server.shutdown(), app),
   };
+}
+
+// Stops accepting first; the app then closes its websockets (1001) and its backplane; then the
+// server's own shutdown, which waits for requests in flight, is awaited.
+async function closeServer(stopping: Promise<void>, app: DenoApp): Promise<void> {
+  await app.close?.();
+  await stopping;
 }

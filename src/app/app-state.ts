@@ -4,6 +4,7 @@ import type { AddressLookup } from "../context/request-info.ts";
 import type { TopicHub } from "../pubsub/hub.ts";
 import type { RouteTable } from "../router/route-table.ts";
 import type { Scope } from "../router/scope.ts";
+import type { SocketController } from "../ws/socket-controller.ts";
 
 /** Where the app reports failures (500s, failing error handlers, websocket errors) and mistakes. */
 export interface Logger {
@@ -14,6 +15,13 @@ export interface Logger {
   /** Reports what recovered (the topics' backplane connected again). Default: `warn`, if any. */
   info?(message: string): void;
 }
+
+/** The logger of an app given none: the console. */
+export const consoleLogger: Logger = {
+  error: (message, error) => console.error(message, error),
+  warn: (message) => console.warn(message),
+  info: (message) => console.info(message),
+};
 
 /** Customises error responses: return a `Response` or a view, or nothing to keep the default rendering. */
 export type ErrorHandler<TEnv = RegisteredEnv> = (error: unknown, ctx: Context<TEnv>) => unknown;
@@ -51,6 +59,8 @@ export interface AppState {
   readonly clientAddress: AddressLookup;
   /** The app's topics (websocket pub/sub). */
   readonly hub: TopicHub;
+  /** The app's open websockets (`app.close()` closes them with 1001). */
+  readonly sockets: Set<SocketController>;
   /** The namespaces' `notFound` handlers. */
   readonly notFounds: NamespaceNotFound[];
   hasWebSockets: boolean;

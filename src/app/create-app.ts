@@ -11,7 +11,8 @@ import { ANY_METHOD, RouteTable, WS_METHOD } from "../router/route-table.ts";
 import { NOT_FOUND_METHOD, newScope } from "../router/scope.ts";
 import { NO_RUNTIME, type Runtime, type RuntimeFetch, type TopicMessage } from "../runtime/runtime.ts";
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/bun-handlers.ts";
-import type { AppRoute, AppState, Logger } from "./app-state.ts";
+import { type AppRoute, type AppState, consoleLogger, type Logger } from "./app-state.ts";
+import { closeApp } from "./close-app.ts";
 import { dispatch } from "./dispatch.ts";
 import { routeStep } from "./route-step.ts";
 import { asterisk, unmatched } from "./unmatched.ts";
@@ -95,16 +96,11 @@ export function fetchOn(app: object, runtime: Runtime): RuntimeFetch | undefined
     dispatch(state, request, env, executionContext as ExecutionContext | undefined, runtime);
 }
 
-const consoleLogger: Logger = {
-  error: (message, error) => console.error(message, error),
-  warn: (message) => console.warn(message),
-  info: (message) => console.info(message),
-};
-
 /** A Portico application: a router plus the request cycle, runnable on any Fetch-API runtime. */
 export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   readonly #state: AppState;
   readonly #listed: readonly RouteInfo[];
+  #closing: Promise<void> | undefined;
 
   /**
    * Handles a request: `export default app` on Workers and Bun, `Deno.serve(app.fetch)` on Deno.
@@ -153,6 +149,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
           (logger.info ?? logger.warn)?.call(logger, message);
         },
       }),
+      sockets: new Set(),
       hasWebSockets: false,
     };
     const listed: RouteInfo[] = [];
@@ -265,16 +262,18 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   }
 
   /**
-   * Releases what the app holds beyond its requests: waits for the publishes in flight to the
-   * backplane (up to its publish timeout), then disconnects it, so the process can exit. Every
-   * adapter's server handle calls it from its own `close()`; call it yourself where you serve the app
-   * another way. Idempotent; topics published after it are dropped (and counted).
+   * Releases what the app holds beyond its requests: closes its websockets with 1001 ("going away":
+   * clients reconnect elsewhere) and waits up to 5 s for them to close, then waits for the publishes
+   * in flight to the backplane (up to its publish timeout) and disconnects it, so the process can exit.
+   * Every adapter's server handle calls it from its own `close()`; call it yourself where you serve
+   * the app another way. Idempotent; topics published after it are dropped (and counted).
    *
    * @example
-   * process.once("SIGTERM", async () => { await server.close(); });
+   * process.once("SIGTERM", () => void server.close());
    */
   close(): Promise<void> {
-    return this.#state.hub.close();
+    this.#closing ??= closeApp(this.#state);
+    return this.#closing;
   }
 
   /**

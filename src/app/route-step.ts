@@ -33,7 +33,7 @@ export function routeStep(
   if (isConnectable(handler) || method === WS_METHOD) {
     const ws = handler as WsHandler<never>;
     return notGuardedByBefore(state, `websocket ${pattern}`, scopes, (ctx) =>
-      upgrade(ctx, ws, state.logger, state.hub),
+      upgrade(ctx, ws, state.logger, state.hub, state.sockets),
     );
   }
   if (!isRunnable(handler))

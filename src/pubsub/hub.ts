@@ -8,8 +8,8 @@ export type { PubSubDriver, PubSubStats, TopicHealth };
 
 /** What receives a topic's messages locally: a websocket. */
 export interface Subscriber {
-  /** Sends a message; `false` when it was not delivered (the socket closing, or closed for being slow). */
-  send(data: string | Uint8Array): boolean | void;
+  /** Sends a message; returns `false` when it was not delivered (the socket closing, or closed for being slow). */
+  send(data: string | Uint8Array): unknown;
   /** The runtime's own topics for this socket, where it has them (Bun's). */
   readonly native?: NativeTopics | undefined;
 }

@@ -31,6 +31,7 @@ export function upgrade(
   handler: WsHandler<never>,
   logger: { error(message: string, error?: unknown): void },
   hub?: TopicHub,
+  sockets?: Set<SocketController>,
 ): Response | undefined {
   const report = (error: unknown): void =>
     logger.error(`[portico] websocket of request ${ctx.request.id} failed`, error);
@@ -59,6 +60,10 @@ export function upgrade(
       },
       hub,
     );
+    if (sockets !== undefined) {
+      sockets.add(socket);
+      socket.onClose(() => sockets.delete(socket));
+    }
     start(socket, ctx, handler, report, resumed);
     return socket;
   };

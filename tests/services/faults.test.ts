@@ -219,10 +219,15 @@ for (const broker of BROKERS)
       assert.ok(grown < 64 * 2 ** 20, "memory stayed bounded");
     });
 
-    test("closing the server closes the app's backplane: every process exits by itself", async () => {
+    test("closing the server closes the app's websockets with 1001 and its backplane: every process exits by itself", async () => {
       for (const member of members) member.ws.terminate();
       for (const [name, instance] of Object.entries(instances)) {
+        const staying = await openMember(`${instance.origin}/room/last${Date.now()}`);
+        const goingAway = new Promise<number>((resolve) =>
+          staying.ws.on("close", (code: number) => resolve(code)),
+        );
         await fetch(`${instance.origin}/shutdown`, { method: "POST" });
+        assert.equal(await goingAway, 1001, `${name} told its socket it is going away`);
         const code = await Promise.race([instance.exited, pause(20_000).then(() => "still running")]);
         assert.equal(code, 0, `${name} exited once its server was closed`);
       }

@@ -1,0 +1,23 @@
+// Closing an app (`app.close()`): its websockets first, "going away", then its topics' backplane.
+import type { AppState } from "./app-state.ts";
+
+/** How long `app.close()` waits for its websockets' clients to answer the close. */
+const SOCKETS_GRACE = 5000;
+
+/** Closes the app's websockets with 1001 (waiting up to 5 s), then drains and closes the backplane. */
+export async function closeApp(state: AppState): Promise<void> {
+  const sockets = [...state.sockets];
+  if (sockets.length > 0) {
+    const closed = sockets.map((socket) => new Promise<void>((resolve) => socket.onClose(() => resolve())));
+    for (const socket of sockets) socket.close(1001, "Server shutting down");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all(closed),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, SOCKETS_GRACE);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+  await state.hub.close();
+}
