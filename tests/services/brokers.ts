@@ -5,8 +5,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 
-const REDIS = "/usr/bin/redis-server";
-const NATS = "/usr/sbin/nats-server";
+/** Where Debian installs the brokers. */
+export const REDIS = "/usr/bin/redis-server";
+/** Where Debian installs the brokers. */
+export const NATS = "/usr/sbin/nats-server";
 
 /** A broker: how to start it on a port, and the environment that points an instance at it. */
 export interface Broker {
@@ -31,7 +33,8 @@ export async function freePort(): Promise<number> {
   }
 }
 
-function startBroker(command: string, args: string[], ready: string): Promise<ChildProcess> {
+/** Starts a broker and resolves once it prints `ready`. */
+export function startBroker(command: string, args: string[], ready: string): Promise<ChildProcess> {
   if (!existsSync(command)) {
     const name = command.split("/").pop();
     throw new Error(`No ${name}: install it with \`apt-get install ${name}\` (npm test does when it may)`);

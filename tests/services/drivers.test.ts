@@ -2,8 +2,10 @@
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { after, before, test } from "node:test";
+import type { PubSubDriver } from "../../src/mod.ts";
 import { natsPubSub } from "../../src/pubsub/nats.ts";
-import { BROKERS, freePort, stopBroker, until } from "./brokers.ts";
+import { redisPubSub } from "../../src/pubsub/redis.ts";
+import { BROKERS, freePort, NATS, REDIS, startBroker, stopBroker, until } from "./brokers.ts";
 
 const nats = BROKERS.find((broker) => broker.name === "NATS")!;
 let broker: ChildProcess;
@@ -42,3 +44,81 @@ test("NATS: an unsubscribe made before the connection is up wins over the subscr
   assert.deepEqual(new Set(received), new Set(["kept"]));
   await Promise.all([listener.close(), sender.close()]);
 });
+
+// A broker that asks for credentials: the drivers pass the clients' own options through.
+async function authenticated(
+  name: "Redis" | "NATS",
+): Promise<{ server: ChildProcess; good: () => PubSubDriver; bad: () => PubSubDriver }> {
+  const port = await freePort();
+  if (name === "Redis") {
+    const server = await startBroker(
+      REDIS,
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--requirepass",
+        "s3cret",
+      ],
+      "Ready to accept connections",
+    );
+    return {
+      server,
+      good: () => redisPubSub({ url: `redis://127.0.0.1:${port}`, client: { password: "s3cret" } }),
+      bad: () =>
+        redisPubSub({ url: `redis://127.0.0.1:${port}`, client: { password: "wrong" }, maxBackoff: 100 }),
+    };
+  }
+  const server = await startBroker(
+    NATS,
+    ["-a", "127.0.0.1", "-p", String(port), "--user", "app", "--pass", "s3cret"],
+    "Server is ready",
+  );
+  return {
+    server,
+    good: () =>
+      natsPubSub({ servers: `nats://127.0.0.1:${port}`, connection: { user: "app", pass: "s3cret" } }),
+    bad: () =>
+      natsPubSub({ servers: `nats://127.0.0.1:${port}`, connection: { user: "app", pass: "wrong" } }),
+  };
+}
+
+for (const name of ["Redis", "NATS"] as const)
+  test(`${name}: credentials given as client options are used; wrong ones are reported and nothing crosses`, async () => {
+    const broker = await authenticated(name);
+    try {
+      const received: string[] = [];
+      const listener = broker.good();
+      listener.start(
+        (_topic, frame) => received.push(new TextDecoder().decode(frame)),
+        (error) => assert.fail(String(error)),
+      );
+      await listener.subscribe("t");
+      const sender = broker.good();
+      sender.start(
+        () => {},
+        (error) => assert.fail(String(error)),
+      );
+      await until(async () => {
+        await sender.publish("t", new TextEncoder().encode("hello"));
+        return received.includes("hello");
+      }, "a message through the authenticated broker");
+      const errors: unknown[] = [];
+      const intruder = broker.bad();
+      intruder.start(
+        () => {},
+        (error) => errors.push(error),
+      );
+      await until(() => errors.length > 0, "the wrong credentials to be reported");
+      assert.equal(await intruder.publish("t", new TextEncoder().encode("intruder")), false);
+      await Promise.all([listener.close(), sender.close(), intruder.close()]);
+      assert.ok(!received.includes("intruder"));
+    } finally {
+      await stopBroker(broker.server);
+    }
+  });
