@@ -1,7 +1,8 @@
 // Where an app meets the runtime it runs on: the core takes a `Runtime` (src/runtime/runtime.ts) and
 // imports no adapter; this root module gives it the one this process runs on.
 import { fetchRuntime } from "./adapters/fetch-runtimes.ts";
-import { App, type AppOptions } from "./app/create-app.ts";
+import type { AppOptions } from "./app/app-options.ts";
+import { App } from "./app/create-app.ts";
 import type { RegisteredEnv } from "./context/context.ts";
 
 /**

@@ -10,8 +10,9 @@
  * @module
  */
 
+export type { AppOptions, TrustProxyOptions } from "./app/app-options.ts";
 export type { ErrorHandler, Logger, NotFoundHandler } from "./app/app-state.ts";
-export { App, type AppOptions, type RouteInfo, type TrustProxyOptions } from "./app/create-app.ts";
+export { App, type RouteInfo } from "./app/create-app.ts";
 export {
   type Context,
   type CreateContextOptions,
@@ -78,6 +79,7 @@ export { UploadedFile } from "./params/part-head.ts";
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
 export { type BodyOptions, type BodySpec, type StreamedFile, t } from "./params/t.ts";
 export type { OutboxLimits, PubSubDriver, PubSubStats, TopicHealth } from "./pubsub/backplane.ts";
+export type { ControlTarget } from "./pubsub/control.ts";
 export { createRouter, type Method, type RouteOptions, Router } from "./router/create-router.ts";
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
 export type { NamespaceCallback, ScopeErrorHandler, ScopeNotFoundHandler } from "./router/scope.ts";

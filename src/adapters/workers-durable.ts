@@ -75,6 +75,7 @@ interface Attachment {
   readonly url: string;
   readonly headers: [string, string][];
   readonly topics: readonly string[];
+  readonly tags?: readonly string[];
 }
 
 type Pair = new () => Record<0 | 1, HibernatableWebSocket>;
@@ -153,6 +154,7 @@ export function channelHost<TEnv>(app: HostedApp<TEnv>): ChannelHostClass<TEnv> 
       const shim: UpgradeShim = (_request, open) => {
         controller = open(transport(socket));
         for (const topic of attachment.topics) controller.subscribe(topic);
+        for (const tag of attachment.tags ?? []) controller.tag(tag);
         return new Response(null, { status: 204 });
       };
       const resumed = Promise.resolve(hostedFetch(app, shim, true)(request, this.#env)).then(() => {
@@ -166,11 +168,14 @@ export function channelHost<TEnv>(app: HostedApp<TEnv>): ChannelHostClass<TEnv> 
   };
 }
 
-// The socket as a transport, its topics kept with it through hibernation.
+// The socket as a transport, its topics and tags kept with it through hibernation.
 function transport(socket: HibernatableWebSocket): SocketTransport {
   return Object.assign(standardTransport(socket), {
     topicsChanged(topics: readonly string[]) {
       socket.serializeAttachment({ ...(socket.deserializeAttachment() as Attachment), topics });
+    },
+    tagsChanged(tags: readonly string[]) {
+      socket.serializeAttachment({ ...(socket.deserializeAttachment() as Attachment), tags });
     },
   });
 }

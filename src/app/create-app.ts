@@ -1,16 +1,16 @@
 import type { Context, ExecutionContext, RegisteredEnv } from "../context/context.ts";
 import type { Handler, Middleware, WsHandler } from "../context/handler.ts";
-import { type Limits, resolveLimits } from "../context/limits.ts";
-import type { RequestIdOptions } from "../context/request-id.ts";
-import type { AddressLookup } from "../context/request-info.ts";
-import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
-import { type PubSubDriver, type PubSubStats, type TopicHealth, TopicHub } from "../pubsub/hub.ts";
+import { resolveLimits } from "../context/limits.ts";
+import type { ControlTarget } from "../pubsub/control.ts";
+import { type PubSubStats, type TopicHealth, TopicHub } from "../pubsub/hub.ts";
 import { compilePattern } from "../router/compile-pattern.ts";
 import { Router } from "../router/create-router.ts";
 import { ANY_METHOD, RouteTable, WS_METHOD } from "../router/route-table.ts";
 import { NOT_FOUND_METHOD, newScope } from "../router/scope.ts";
 import { NO_RUNTIME, type Runtime, type RuntimeFetch, type TopicMessage } from "../runtime/runtime.ts";
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/bun-handlers.ts";
+import { checkCloseCode } from "../ws/socket-controller.ts";
+import { type AppOptions, addressLookup } from "./app-options.ts";
 import { type AppRoute, type AppState, consoleLogger, type Logger } from "./app-state.ts";
 import { closeApp } from "./close-app.ts";
 import { dispatch } from "./dispatch.ts";
@@ -31,55 +31,6 @@ export interface RouteInfo {
   readonly name?: string;
   /** The middleware that runs around it, outermost first (the app's, then each namespace's). */
   readonly middleware: readonly Middleware<never>[];
-}
-
-/** Options of {@link createApp}. Every one has a safe default. */
-export interface AppOptions {
-  /** Show the message and stack of unexpected errors in 500 responses (development only). Default `false`. */
-  readonly verbose?: boolean;
-  /** Request id handling. Default: a new UUID v4 per request, sent back as `X-Request-Id`. */
-  readonly requestId?: RequestIdOptions;
-  /** Overrides of the safe limits (body size, nesting, counts…). */
-  readonly limits?: Partial<Limits>;
-  /** Where failures are reported. Default: `console`. */
-  readonly logger?: Logger;
-  /**
-   * The proxies in front of the app, whose `X-Forwarded-For` (or `Forwarded`) header `ctx.request.ip`
-   * follows: addresses or ranges (`["127.0.0.1", "10.0.0.0/8", "::1"]`). Default: none, so the header is
-   * ignored (any client can write it).
-   */
-  readonly trustProxy?: TrustProxyOptions;
-  /**
-   * A backplane for topics between instances (`redisPubSub()`, `natsPubSub()`); without it, topics
-   * reach the sockets of this instance only.
-   */
-  readonly pubsub?: PubSubDriver | undefined;
-  /**
-   * What the runtime that calls `app.fetch` can do (peer address, websocket upgrades). `createApp`
-   * sets the one it runs on (Bun, Deno, workerd), and server adapters (`portico/node`) pass their own;
-   * set it only for a host Portico does not know.
-   */
-  readonly runtime?: Runtime;
-}
-
-/** Options of `trustProxy` in {@link AppOptions}. */
-export interface TrustProxyOptions {
-  /** The proxies' addresses or CIDR ranges. */
-  readonly addresses: readonly string[];
-  /** The header they write. Default `x-forwarded-for`. */
-  readonly header?: "x-forwarded-for" | "forwarded";
-}
-
-function addressLookup(options: TrustProxyOptions | undefined): AddressLookup {
-  if (options === undefined) {
-    return (request, peer) => clientAddress(peer, request, undefined, "x-forwarded-for");
-  }
-  const trusted = addressMatcher(options.addresses);
-  const header: ProxyHeader = options.header ?? "x-forwarded-for";
-  if (header !== "x-forwarded-for" && header !== "forwarded") {
-    throw new TypeError(`trustProxy.header must be "x-forwarded-for" or "forwarded", got ${String(header)}`);
-  }
-  return (request, peer) => clientAddress(peer, request, trusted, header);
 }
 
 // Each app's state, for `fetchOn`.
@@ -239,6 +190,35 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       subscribed = false;
       hub.unsubscribe(subscriber, topic);
     };
+  }
+
+  /**
+   * Closes every socket with the tag (`socket.tag(name)`), on this instance and, with a backplane, on
+   * every other: a user signed out everywhere, a banned device. `code` 1000 (default), 1001, 1008,
+   * 1011 or 3000–4999.
+   *
+   * @example
+   * app.post("/users/:id/sign-out-everywhere", (ctx) => { app.disconnect({ tag: `user:${ctx.request.pathParams.id}` }, 4001, "Signed out"); });
+   */
+  disconnect(target: ControlTarget, code = 1000, reason = ""): void {
+    checkCloseCode(code);
+    this.#state.hub.control({ op: "disconnect", tag: target.tag, code, reason });
+  }
+
+  /**
+   * Subscribes every socket with the tag to a topic, on every instance (a user added to a room joins it
+   * on all their devices).
+   *
+   * @example
+   * app.join({ tag: "user:42" }, "room:ops");
+   */
+  join(target: ControlTarget, topic: string): void {
+    this.#state.hub.control({ op: "join", tag: target.tag, topic });
+  }
+
+  /** Unsubscribes every socket with the tag from a topic, on every instance. */
+  leave(target: ControlTarget, topic: string): void {
+    this.#state.hub.control({ op: "leave", tag: target.tag, topic });
   }
 
   /** What the topics counted: messages published, delivered locally, dropped by the backplane, received. */

@@ -36,4 +36,24 @@ export interface Socket {
   unsubscribe(topic: string): void;
   /** Sends a message to a topic's subscribers: every one but this socket, unless `{ self: true }`. */
   publish(topic: string, message: string | Uint8Array, options?: PublishOptions): void;
+  /**
+   * Tags this socket (`user:42`, `admin`…), so that the app can reach it from any instance:
+   * `app.disconnect({ tag })`, `app.join({ tag }, topic)`, `app.leave({ tag }, topic)`. Dropped on close.
+   */
+  tag(name: string): void;
+}
+
+/**
+ * Whether an app may close a websocket with `code`: 1000 (normal), 1001 (going away), 1008 (policy),
+ * 1009 (too big), 1011 (error), or 3000–4999 (the app's own). The others belong to the protocol.
+ */
+export function isSendableCloseCode(code: unknown): code is number {
+  return (
+    code === 1000 ||
+    code === 1001 ||
+    code === 1008 ||
+    code === 1009 ||
+    code === 1011 ||
+    (typeof code === "number" && Number.isInteger(code) && code >= 3000 && code <= 4999)
+  );
 }

@@ -7,6 +7,12 @@
 // A frame of another version, or one that does not parse, is ignored (and counted by the hub).
 import type { TopicMessage } from "../runtime/runtime.ts";
 
+/**
+ * The topic that carries cross-instance control commands (`control.ts`): it has a control character,
+ * which no app topic may have, so it cannot be published to by an app.
+ */
+export const CONTROL_TOPIC = "\u0000control";
+
 /** The frame version this code writes and reads. */
 const FRAME_VERSION = 1;
 

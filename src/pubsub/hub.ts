@@ -2,7 +2,8 @@
 
 import type { NativeTopics, TopicMessage } from "../runtime/runtime.ts";
 import { Backplane, type PubSubDriver, type PubSubStats, type TopicHealth } from "./backplane.ts";
-import { checkTopic } from "./frame.ts";
+import { type ControlCommand, type Controlled, readCommand, Tags } from "./control.ts";
+import { CONTROL_TOPIC, checkTopic } from "./frame.ts";
 
 export type { PubSubDriver, PubSubStats, TopicHealth };
 
@@ -40,6 +41,7 @@ export class TopicHub {
   // per idle socket.
   readonly #joined = new WeakMap<Subscriber, string | string[] | Set<string>>();
   readonly #log: HubLog;
+  readonly #tags = new Tags();
   readonly #created = Date.now();
   #instance: string | undefined;
   /** Counters. */
@@ -55,11 +57,45 @@ export class TopicHub {
             this.stats,
             () => this.instance,
             (topic, message) => {
+              if (topic === CONTROL_TOPIC) return this.#remote(message);
               this.stats.received++;
               this.#deliver(topic, message, undefined);
             },
             log,
           );
+    // Commands from other instances are heard for the hub's whole life.
+    this.#backplane?.subscribe(CONTROL_TOPIC);
+  }
+
+  /** Tags a socket, for `control`. */
+  tag(socket: Controlled, name: string): void {
+    this.#tags.add(socket, name);
+  }
+
+  /** A subscriber's tags. */
+  tagsOf(subscriber: Subscriber): string[] {
+    return this.#tags.of(subscriber);
+  }
+
+  /** Applies a command to the sockets with its tag, here and on every other instance. */
+  control(command: ControlCommand): void {
+    checkTopic(command.tag);
+    if (command.op !== "disconnect") checkTopic(command.topic);
+    this.#apply(command);
+    this.#backplane?.send(CONTROL_TOPIC, JSON.stringify(command));
+  }
+
+  #remote(message: TopicMessage): void {
+    const command = readCommand(message);
+    if (command === undefined) {
+      this.#log.error("[portico] a control message from another instance could not be read");
+      return;
+    }
+    this.#apply(command);
+  }
+
+  #apply(command: ControlCommand): void {
+    this.#tags.apply(command);
   }
 
   /** The backplane's state (without one: connected since the hub was made, nothing queued). */
@@ -124,6 +160,7 @@ export class TopicHub {
   leave(subscriber: Subscriber): void {
     for (const topic of this.topicsOf(subscriber)) this.unsubscribe(subscriber, topic);
     this.#joined.delete(subscriber);
+    this.#tags.drop(subscriber);
   }
 
   /** The topics a subscriber is in (its own record: a closing socket costs its topics, not the hub's). */

@@ -35,6 +35,8 @@ export interface SocketTransport {
   readonly bufferedAmount: number;
   /** Told the socket's topics when they change (a hibernating Durable Object keeps them with the socket). */
   topicsChanged?(topics: readonly string[]): void;
+  /** Told the socket's tags when they change (kept with the socket the same way). */
+  tagsChanged?(tags: readonly string[]): void;
   /** The runtime's own topics for this socket (Bun's), which then deliver topic messages. */
   readonly native?: NativeTopics | undefined;
 }
@@ -47,6 +49,8 @@ export interface SocketSink {
   closed(code: number, reason: string): void;
   /** Joins a topic again (a socket woken from hibernation). */
   subscribe(topic: string): void;
+  /** Takes a tag again (a socket woken from hibernation). */
+  tag(name: string): void;
 }
 
 /** Opens the session once the runtime reports the socket open; returns the sink to feed. */

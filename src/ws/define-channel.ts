@@ -31,6 +31,8 @@ export interface ChannelHelpers<TErrors> {
   unsubscribe(topic: string): void;
   /** Sends to a topic's subscribers, on every instance: all but this connection, unless `{ self: true }`. */
   publish(topic: string, message: string | Uint8Array, options?: PublishOptions): void;
+  /** Tags this connection, for the app's cross-instance control (see `Socket.tag`). */
+  tag(name: string): void;
 }
 
 /** The channel instance `ch` that callbacks get; `params` exists only when declared. */
@@ -96,6 +98,10 @@ class ChannelRun implements ChannelHelpers<unknown> {
 
   publish(topic: string, message: string | Uint8Array, options?: PublishOptions): void {
     this.socket.publish(topic, message, options);
+  }
+
+  tag(name: string): void {
+    this.socket.tag(name);
   }
 }
 

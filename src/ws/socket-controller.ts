@@ -1,4 +1,10 @@
-import type { PublishOptions, Socket, SocketMessage, SocketReadyState } from "../context/socket.ts";
+import {
+  isSendableCloseCode,
+  type PublishOptions,
+  type Socket,
+  type SocketMessage,
+  type SocketReadyState,
+} from "../context/socket.ts";
 import type { TopicHub } from "../pubsub/hub.ts";
 import type { NativeTopics, SocketSink, SocketTransport } from "../runtime/runtime.ts";
 
@@ -13,8 +19,6 @@ export interface SocketLimits {
 }
 
 const encoder = new TextEncoder();
-// Normal closure, and the protocol codes Portico itself sends (going away, policy, too big, error).
-const SENDABLE_CODES = new Set([1000, 1001, 1008, 1009, 1011]);
 /** The close code for a peer that sends faster, or reads slower, than the limits allow. */
 const BACKPRESSURE_CLOSE_CODE = 1008;
 
@@ -68,6 +72,12 @@ export class SocketController implements Socket, SocketSink {
     this.#topics().publish(topic, message, options.self || this.#closed ? undefined : this);
   }
 
+  tag(name: string): void {
+    if (this.readyState === 3) return;
+    this.#topics().tag(this, name);
+    this.#transport.tagsChanged?.(this.#topics().tagsOf(this));
+  }
+
   #topics(): TopicHub {
     if (this.#hub === undefined) throw new Error("This socket belongs to no app: topics need one");
     return this.#hub;
@@ -94,10 +104,7 @@ export class SocketController implements Socket, SocketSink {
   }
 
   close(code = 1000, reason = ""): void {
-    // Other codes are reserved for the protocol: an app closing with one is a bug.
-    if (!SENDABLE_CODES.has(code) && !(Number.isInteger(code) && code >= 3000 && code <= 4999)) {
-      throw new RangeError(`Invalid websocket close code ${code}: use 1000 or 3000–4999`);
-    }
+    checkCloseCode(code);
     if (this.readyState >= 2) return;
     this.#transport.close(code, truncateReason(reason));
   }
@@ -166,4 +173,12 @@ function truncateReason(reason: string): string {
   let out = reason;
   while (encoder.encode(out).byteLength > 123) out = out.slice(0, -1);
   return out;
+}
+
+/** Throws unless an app may close a websocket with `code` (1000, 1001, 1008, 1009, 1011, 3000–4999). */
+export function checkCloseCode(code: number): void {
+  // Other codes are reserved for the protocol: an app closing with one is a bug.
+  if (!isSendableCloseCode(code)) {
+    throw new RangeError(`Invalid websocket close code ${code}: use 1000 or 3000–4999`);
+  }
 }

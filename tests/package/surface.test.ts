@@ -43,6 +43,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "PubSubStats",
       "OutboxLimits",
       "TopicHealth",
+      "ControlTarget",
       "TopicMessage",
       "FileOptions",
       "StreamedFile",

@@ -169,6 +169,41 @@ for (const broker of BROKERS)
       for (const m of members) m.ws.close();
     });
 
+    test("a user's sockets on every instance join, leave and are disconnected by a command given on one", async () => {
+      const room = `ctl${Date.now()}`;
+      const user = `u${Date.now()}`;
+      const sockets = await Promise.all(
+        Object.values(instances).map((i) => openMember(`${i.origin}/user/${user}`)),
+      );
+      const other = await openMember(`${instances.bun!.origin}/user/someone-else`);
+      const closes = sockets.map(
+        (s) =>
+          new Promise<string>((resolve) =>
+            s.ws.on("close", (code: number, why: Buffer) => resolve(`${code} ${why}`)),
+          ),
+      );
+      const control = (op: string, body = "") =>
+        fetch(`${instances.deno!.origin}/control/${user}/${op}`, { method: "POST", body });
+      // Joined from Deno: every instance's socket of the user is in the room, the other user's is not.
+      await until(async () => {
+        await control("join", room);
+        await fetch(`${instances.node!.origin}/publish/${room}`, { method: "POST", body: "probe" });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return sockets.every((s) => s.got.includes("probe"));
+      }, "the user's sockets to be joined everywhere");
+      assert.deepEqual(other.got, []);
+      await control("leave", room);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const s of sockets) s.got.length = 0;
+      await fetch(`${instances.node!.origin}/publish/${room}`, { method: "POST", body: "after leaving" });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const s of sockets) assert.deepEqual(s.got, [], "left everywhere");
+      await control("kick");
+      assert.deepEqual(await Promise.all(closes), ["4001 Signed out", "4001 Signed out", "4001 Signed out"]);
+      assert.equal(other.ws.readyState, 1, "the other user stays open");
+      other.ws.close();
+    });
+
     test("a broker restart: local delivery goes on, the outage's publishes are dropped and counted, then it resumes", async () => {
       const room = `restart${Date.now()}`;
       const a = await join_(instances.node!.origin, room);

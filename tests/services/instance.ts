@@ -48,6 +48,18 @@ app.get("/events/:room", (ctx) =>
     stop();
   }),
 );
+// A user's socket: tagged with the user, in no topic until the app joins it to one.
+app.ws("/user/:user", (socket, ctx) => {
+  socket.tag(`user:${ctx.request.pathParams.user}`);
+  socket.send("ready");
+});
+app.post("/control/:user/:op", async (ctx) => {
+  const { user, op } = ctx.request.pathParams;
+  const target = { tag: `user:${user}` };
+  if (op === "kick") app.disconnect(target, 4001, "Signed out");
+  else if (op === "join") app.join(target, `room:${await ctx.request.raw.text()}`);
+  else app.leave(target, `room:${await ctx.request.raw.text()}`);
+});
 app.get("/stats", () => Response.json({ ...app.topicStats, brokerErrors }));
 app.get("/health", () => Response.json(app.topicHealth()));
 // Publishes `n` messages numbered from `from` (`<tag><number> <padding>`, padded to `size` bytes), then

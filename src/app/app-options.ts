@@ -1,0 +1,58 @@
+// What `createApp` takes: the options and their checks.
+import type { Limits } from "../context/limits.ts";
+import type { RequestIdOptions } from "../context/request-id.ts";
+import type { AddressLookup } from "../context/request-info.ts";
+import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
+import type { PubSubDriver } from "../pubsub/hub.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import type { Logger } from "./app-state.ts";
+
+/** Options of {@link createApp}. Every one has a safe default. */
+export interface AppOptions {
+  /** Show the message and stack of unexpected errors in 500 responses (development only). Default `false`. */
+  readonly verbose?: boolean;
+  /** Request id handling. Default: a new UUID v4 per request, sent back as `X-Request-Id`. */
+  readonly requestId?: RequestIdOptions;
+  /** Overrides of the safe limits (body size, nesting, counts…). */
+  readonly limits?: Partial<Limits>;
+  /** Where failures are reported. Default: `console`. */
+  readonly logger?: Logger;
+  /**
+   * The proxies in front of the app, whose `X-Forwarded-For` (or `Forwarded`) header `ctx.request.ip`
+   * follows: addresses or ranges (`["127.0.0.1", "10.0.0.0/8", "::1"]`). Default: none, so the header is
+   * ignored (any client can write it).
+   */
+  readonly trustProxy?: TrustProxyOptions;
+  /**
+   * A backplane for topics between instances (`redisPubSub()`, `natsPubSub()`); without it, topics
+   * reach the sockets of this instance only.
+   */
+  readonly pubsub?: PubSubDriver | undefined;
+  /**
+   * What the runtime that calls `app.fetch` can do (peer address, websocket upgrades). `createApp`
+   * sets the one it runs on (Bun, Deno, workerd), and server adapters (`portico/node`) pass their own;
+   * set it only for a host Portico does not know.
+   */
+  readonly runtime?: Runtime;
+}
+
+/** Options of `trustProxy` in {@link AppOptions}. */
+export interface TrustProxyOptions {
+  /** The proxies' addresses or CIDR ranges. */
+  readonly addresses: readonly string[];
+  /** The header they write. Default `x-forwarded-for`. */
+  readonly header?: "x-forwarded-for" | "forwarded";
+}
+
+/** How an app with these `trustProxy` options finds a request's client address. */
+export function addressLookup(options: TrustProxyOptions | undefined): AddressLookup {
+  if (options === undefined) {
+    return (request, peer) => clientAddress(peer, request, undefined, "x-forwarded-for");
+  }
+  const trusted = addressMatcher(options.addresses);
+  const header: ProxyHeader = options.header ?? "x-forwarded-for";
+  if (header !== "x-forwarded-for" && header !== "forwarded") {
+    throw new TypeError(`trustProxy.header must be "x-forwarded-for" or "forwarded", got ${String(header)}`);
+  }
+  return (request, peer) => clientAddress(peer, request, trusted, header);
+}
