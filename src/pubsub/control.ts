@@ -6,6 +6,7 @@ import { checkTopic } from "./frame.ts";
 
 /** What a command reaches: the sockets with this tag, on every instance. */
 export interface ControlTarget {
+  /** The tag the sockets were given (`socket.tag(name)`). */
   readonly tag: string;
 }
 
