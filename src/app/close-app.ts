@@ -1,4 +1,5 @@
 // Closing an app (`app.close()`): its websockets first, "going away", then its topics' backplane.
+import { settleWithin } from "../runtime/settle-within.ts";
 import type { AppState } from "./app-state.ts";
 
 /** How long `app.close()` waits for its websockets' clients to answer the close. */
@@ -10,14 +11,7 @@ export async function closeApp(state: AppState): Promise<void> {
   if (sockets.length > 0) {
     const closed = sockets.map((socket) => new Promise<void>((resolve) => socket.onClose(() => resolve())));
     for (const socket of sockets) socket.close(1001, "Server shutting down");
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      Promise.all(closed),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, SOCKETS_GRACE);
-      }),
-    ]);
-    clearTimeout(timer);
+    await settleWithin(Promise.all(closed), SOCKETS_GRACE);
   }
   await state.hub.close();
 }

@@ -1,6 +1,7 @@
 // The join between an app's topics and a broker: what is sent (framed, bounded, timed), what comes back,
 // and the state of the connection. The hub (`hub.ts`) keeps the local side.
 import type { TopicMessage } from "../runtime/runtime.ts";
+import { settleWithin } from "../runtime/settle-within.ts";
 import { decodeFrame, encodeFrame } from "./frame.ts";
 import { Outbox, type OutboxLimits } from "./outbox.ts";
 
@@ -84,6 +85,7 @@ export class Backplane {
   readonly #driver: PubSubDriver;
   readonly #stats: PubSubStats;
   readonly #outbox: Outbox;
+  readonly #limits: OutboxLimits;
   readonly #log: BackplaneLog;
   readonly #from: () => string;
   readonly #report: (error: unknown) => void;
@@ -114,6 +116,7 @@ export class Backplane {
       else onError(error);
     };
     const limits = { ...DEFAULT_LIMITS, ...driver.limits };
+    this.#limits = limits;
     this.#outbox = new Outbox(limits, () => {
       this.#report(
         new Error(
@@ -194,15 +197,7 @@ export class Backplane {
   /** Waits for the publishes in flight (up to the publish timeout), then disconnects. */
   close(): Promise<void> {
     this.#closed ??= (async () => {
-      const limits = { ...DEFAULT_LIMITS, ...this.#driver.limits };
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        this.#outbox.drained(),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, limits.publishTimeout);
-        }),
-      ]);
-      clearTimeout(timer);
+      await settleWithin(this.#outbox.drained(), this.#limits.publishTimeout);
       await this.#driver.close();
     })();
     return this.#closed;

@@ -29,7 +29,7 @@ export class Tags {
 
   /** Tags a socket. */
   add(socket: Controlled, name: string): void {
-    checkTopic(name);
+    checkTopic(name, "tag");
     const names = this.#of.get(socket);
     if (names?.includes(name)) return;
     if (names === undefined) this.#of.set(socket, [name]);

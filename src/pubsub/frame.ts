@@ -56,9 +56,9 @@ function hasControlCharacter(text: string): boolean {
   return false;
 }
 
-/** Throws unless `topic` is 1 to 256 characters without control characters. */
-export function checkTopic(topic: string): void {
+/** Throws unless `topic` (or a socket's tag: `what`) is 1 to 256 characters without control characters. */
+export function checkTopic(topic: string, what: "topic" | "tag" = "topic"): void {
   if (typeof topic !== "string" || topic === "" || topic.length > 256 || hasControlCharacter(topic)) {
-    throw new TypeError("A topic is a string of 1 to 256 characters without control characters");
+    throw new TypeError(`A ${what} is a string of 1 to 256 characters without control characters`);
   }
 }

@@ -79,9 +79,9 @@ export class TopicHub {
 
   /** Applies a command to the sockets with its tag, here and on every other instance. */
   control(command: ControlCommand): void {
-    checkTopic(command.tag);
+    checkTopic(command.tag, "tag");
     if (command.op !== "disconnect") checkTopic(command.topic);
-    this.#apply(command);
+    this.#tags.apply(command);
     this.#backplane?.send(CONTROL_TOPIC, JSON.stringify(command));
   }
 
@@ -91,10 +91,6 @@ export class TopicHub {
       this.#log.error("[portico] a control message from another instance could not be read");
       return;
     }
-    this.#apply(command);
-  }
-
-  #apply(command: ControlCommand): void {
     this.#tags.apply(command);
   }
 

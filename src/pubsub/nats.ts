@@ -24,6 +24,7 @@
  */
 import type { ConnectionOptions, NatsConnection, Subscription } from "@nats-io/transport-node";
 import { optionalPeer } from "../runtime/optional-peer.ts";
+import { settleWithin } from "../runtime/settle-within.ts";
 
 import type { PubSubDriver } from "./backplane.ts";
 
@@ -183,13 +184,7 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
       const opened = await connection?.catch(() => undefined);
       if (opened !== undefined && !opened.isClosed()) {
         // A server that does not answer cannot be drained: closed after a second.
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const late = new Promise<"late">((resolve) => {
-          timer = setTimeout(() => resolve("late"), 1000);
-        });
-        const drained = await Promise.race([opened.drain().catch(() => undefined), late]);
-        clearTimeout(timer);
-        if (drained === "late") await opened.close();
+        if (!(await settleWithin(opened.drain(), 1000))) await opened.close();
       }
       lose();
     },

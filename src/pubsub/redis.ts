@@ -21,6 +21,7 @@
  */
 import type { RedisClientOptions } from "redis";
 import { optionalPeer } from "../runtime/optional-peer.ts";
+import { settleWithin } from "../runtime/settle-within.ts";
 
 import type { PubSubDriver } from "./backplane.ts";
 
@@ -157,11 +158,5 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
 // Closes a client, gracefully if its server answers within a second.
 async function shut(client: Client): Promise<void> {
   if (!client.isOpen) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), 1000);
-  });
-  const result = await Promise.race([client.close().catch(() => undefined), late]);
-  clearTimeout(timer);
-  if (result === "late") client.destroy();
+  if (!(await settleWithin(client.close(), 1000))) client.destroy();
 }
