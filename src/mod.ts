@@ -36,7 +36,14 @@ export { defaultLimits, type Limits } from "./context/limits.ts";
 export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
 export type { ResponseBody, ResponseState, TransformOf } from "./context/response-state.ts";
-export type { PublishOptions, Socket, SocketMessage, SocketReadyState } from "./context/socket.ts";
+export type {
+  PublishOptions,
+  Recovery,
+  Socket,
+  SocketMessage,
+  SocketReadyState,
+  SubscribeOptions,
+} from "./context/socket.ts";
 export { createApp } from "./create-app.ts";
 export {
   type CallResult,
@@ -78,8 +85,15 @@ export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse
 export { UploadedFile } from "./params/part-head.ts";
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";
 export { type BodyOptions, type BodySpec, type StreamedFile, t } from "./params/t.ts";
-export type { OutboxLimits, PubSubDriver, PubSubStats, TopicHealth } from "./pubsub/backplane.ts";
 export type { ControlTarget } from "./pubsub/control.ts";
+export type {
+  DriverHistoryRead,
+  OutboxLimits,
+  PubSubDriver,
+  PubSubStats,
+  TopicHealth,
+} from "./pubsub/driver.ts";
+export type { HistoryLimits, HistoryOptions } from "./pubsub/history.ts";
 export { createRouter, type Method, type RouteOptions, Router } from "./router/create-router.ts";
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
 export type { NamespaceCallback, ScopeErrorHandler, ScopeNotFoundHandler } from "./router/scope.ts";

@@ -3,7 +3,7 @@ import type { Limits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
 import type { AddressLookup } from "../context/request-info.ts";
 import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
-import type { PubSubDriver } from "../pubsub/hub.ts";
+import type { HistoryOptions, PubSubDriver } from "../pubsub/hub.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { Logger } from "./app-state.ts";
 
@@ -28,6 +28,13 @@ export interface AppOptions {
    * reach the sockets of this instance only.
    */
   readonly pubsub?: PubSubDriver | undefined;
+  /**
+   * Topics that keep a bounded history (in the broker with a backplane, else in memory): their messages
+   * are numbered, delivered in the same order on every instance, and a subscriber that returns with the
+   * position of the last one it received (`socket.subscribe(topic, { since })`) gets what it missed,
+   * or is told there is a gap. Other topics stay at most once.
+   */
+  readonly history?: HistoryOptions | undefined;
   /**
    * What the runtime that calls `app.fetch` can do (peer address, websocket upgrades). `createApp`
    * sets the one it runs on (Bun, Deno, workerd), and server adapters (`portico/node`) pass their own;

@@ -1,6 +1,7 @@
 import type { Context, ExecutionContext, RegisteredEnv } from "../context/context.ts";
 import type { Handler, Middleware, WsHandler } from "../context/handler.ts";
 import { resolveLimits } from "../context/limits.ts";
+import type { Recovery } from "../context/socket.ts";
 import type { ControlTarget } from "../pubsub/control.ts";
 import { type PubSubStats, type TopicHealth, TopicHub } from "../pubsub/hub.ts";
 import { compilePattern } from "../router/compile-pattern.ts";
@@ -93,13 +94,17 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       logger: options.logger ?? consoleLogger,
       clientAddress: addressLookup(options.trustProxy),
       notFounds: [],
-      hub: new TopicHub(options.pubsub, {
-        error: (message, error) => (options.logger ?? consoleLogger).error(message, error),
-        info: (message) => {
-          const logger = options.logger ?? consoleLogger;
-          (logger.info ?? logger.warn)?.call(logger, message);
+      hub: new TopicHub(
+        options.pubsub,
+        {
+          error: (message, error) => (options.logger ?? consoleLogger).error(message, error),
+          info: (message) => {
+            const logger = options.logger ?? consoleLogger;
+            (logger.info ?? logger.warn)?.call(logger, message);
+          },
         },
-      }),
+        options.history,
+      ),
       sockets: new Set(),
       hasWebSockets: false,
     };
@@ -169,7 +174,9 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   /**
    * Follows a topic from anywhere but a websocket (an event stream, a job): `listener` gets each message
    * published to it on this instance and, with a backplane, on every other. Returns the unsubscribe.
-   * A listener that throws is logged; the others still get the message.
+   * A listener that throws is logged; the others still get the message. For a topic with a history
+   * (`createApp({ history })`), the listener gets each message's position too, and `options.since`
+   * replays what came after a position first (`options.onRecovery` says whether all of it could be).
    *
    * @example
    * app.get("/rooms/:room/events", (ctx) =>
@@ -180,10 +187,17 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
    *   }),
    * );
    */
-  subscribe(topic: string, listener: (message: TopicMessage) => void): () => void {
+  subscribe(
+    topic: string,
+    listener: (message: TopicMessage, position?: string) => void,
+    options: { readonly since?: string | undefined; readonly onRecovery?: (recovery: Recovery) => void } = {},
+  ): () => void {
     const hub = this.#state.hub;
-    const subscriber = { send: listener };
-    hub.subscribe(subscriber, topic);
+    const subscriber = { send: (message: TopicMessage) => listener(message) };
+    const recovery = hub.subscribe(subscriber, topic, { since: options.since, send: listener });
+    recovery?.then(options.onRecovery, (error: unknown) =>
+      this.#state.logger.error("[portico] recovery failed", error),
+    );
     let subscribed = true;
     return () => {
       if (!subscribed) return;

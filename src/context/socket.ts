@@ -10,6 +10,31 @@ export interface PublishOptions {
   readonly self?: boolean;
 }
 
+/** How a socket (or `app.subscribe`) joins a topic that keeps a history (`createApp({ history })`). */
+export interface SubscribeOptions {
+  /**
+   * The position of the last message received (given to `send`): what was published after it is
+   * replayed first, in order, or the recovery says there is a gap.
+   */
+  readonly since?: string | undefined;
+  /** Sends each message with its position, for the client to keep. Default: the message alone. */
+  readonly send?: ((message: string | Uint8Array, position: string) => unknown) | undefined;
+}
+
+/** What a subscription with `since` recovered. */
+export interface Recovery {
+  /** Whether every message after `since` was replayed, in order, before the live ones. */
+  readonly recovered: boolean;
+  /** How many messages were replayed. */
+  readonly replayed: number;
+  /**
+   * Why not, so the client catches up another way (reloads the state): `"expired"` (the history no
+   * longer reaches back to `since`, or was lost), `"unavailable"` (it could not be read), `"invalid"`
+   * (`since` is not a position).
+   */
+  readonly gap?: "expired" | "unavailable" | "invalid";
+}
+
 /** A websocket connection, the same on every runtime. */
 export interface Socket {
   /** Sends text or binary data. Ignored once the socket is closing or closed. */
@@ -32,6 +57,11 @@ export interface Socket {
    * instance or, with a backplane (`createApp({ pubsub })`), on any other. Left on close.
    */
   subscribe(topic: string): void;
+  /**
+   * Receives a topic's messages; for a topic with a history, each `send` with its position, and with
+   * `since` what was missed first. Resolves what was recovered (always `recovered` without `since`).
+   */
+  subscribe(topic: string, options: SubscribeOptions): Promise<Recovery>;
   /** Stops receiving a topic. */
   unsubscribe(topic: string): void;
   /** Sends a message to a topic's subscribers: every one but this socket, unless `{ self: true }`. */

@@ -2,76 +2,11 @@
 // and the state of the connection. The hub (`hub.ts`) keeps the local side.
 import type { TopicMessage } from "../runtime/runtime.ts";
 import { settleWithin } from "../runtime/settle-within.ts";
-import { decodeFrame, encodeFrame } from "./frame.ts";
+import type { BackplaneLog, PubSubDriver, PubSubStats, TopicHealth } from "./driver.ts";
+import { closeFrame, type DecodedFrame, decodeFrame, openFrame } from "./frame.ts";
+import type { HistoryLimits, HistoryRead, HistoryStore } from "./history.ts";
+import { parsePosition } from "./history.ts";
 import { Outbox, type OutboxLimits } from "./outbox.ts";
-
-export type { OutboxLimits };
-
-/**
- * A backplane between instances (`createApp({ pubsub })`): Redis, NATS, … Given framed bytes; delivery
- * is at most once. The hub subscribes to a topic while it has a local subscriber, and only then.
- */
-export interface PubSubDriver {
-  /**
-   * Starts: frames from other instances go to `receive`, failures (the broker gone…) to `report`, and
-   * each change of the connection (lost, back) to `status`.
-   */
-  start(
-    receive: (topic: string, frame: Uint8Array) => void,
-    report: (error: unknown) => void,
-    status?: (connected: boolean) => void,
-  ): void;
-  /**
-   * Receive a topic's frames (its first local subscriber arrived). The driver keeps the subscription
-   * through any outage: one that cannot be made now is made when the broker is back.
-   */
-  subscribe(topic: string): void | Promise<void>;
-  /** Stop receiving a topic (its last local subscriber left). */
-  unsubscribe(topic: string): void | Promise<void>;
-  /** Sends a frame to the other instances; resolves `false` (dropped) when the broker cannot take it. */
-  publish(topic: string, frame: Uint8Array): boolean | Promise<boolean>;
-  /** Disconnects. */
-  close(): Promise<void>;
-  /** Where the backplane's failures go. Default: the app's logger. */
-  readonly onError?: ((error: unknown) => void) | undefined;
-  /** Bounds on the publishes waiting for the broker (defaults: 10 000 of them, 10 000 ms). */
-  readonly limits?: Partial<OutboxLimits> | undefined;
-  /** The broker stopped answering: drop the connection (what waits fails) and make a new one. */
-  reconnect?(): void;
-}
-
-/** What a hub counts (for monitoring): messages published, delivered, dropped by the backplane. */
-export interface PubSubStats {
-  /** Messages published on this instance. */
-  published: number;
-  /** Messages handed to this instance's sockets. */
-  delivered: number;
-  /**
-   * Messages the backplane did not confirm (the broker unreachable, not answering, or the outbox full):
-   * other instances may not have seen them. Each run of drops is also reported (`onError`).
-   */
-  dropped: number;
-  /** Messages received from other instances. */
-  received: number;
-}
-
-/** The backplane's state (`app.topicHealth()`): a readiness check can read it. */
-export interface TopicHealth {
-  /** Whether the broker is connected (always `true` without a backplane). */
-  readonly connected: boolean;
-  /** When `connected` last changed, in ms since the epoch. */
-  readonly since: number;
-  /** The last failure's message, if there was one. */
-  readonly lastError: string | undefined;
-  /** Publishes handed to the broker and not yet answered. */
-  readonly queued: number;
-}
-
-/** Where the backplane tells what happened: failures, and recoveries. */
-export interface BackplaneLog {
-  error(message: string, error?: unknown): void;
-  info(message: string): void;
-}
 
 const DEFAULT_LIMITS: OutboxLimits = { maxQueued: 10_000, publishTimeout: 10_000 };
 
@@ -81,7 +16,7 @@ const DEFAULT_LIMITS: OutboxLimits = { maxQueued: 10_000, publishTimeout: 10_000
  * that does not answer within `publishTimeout` is reconnected. Every publish not confirmed is counted
  * as dropped, and each run of drops is reported once, with its count when it ends.
  */
-export class Backplane {
+export class Backplane implements HistoryStore {
   readonly #driver: PubSubDriver;
   readonly #stats: PubSubStats;
   readonly #outbox: Outbox;
@@ -97,14 +32,24 @@ export class Backplane {
   // The current run of drops: when it began and how many so far.
   #dropping: { since: number; count: number } | undefined;
   #closed: Promise<void> | undefined;
+  readonly #history: HistoryLimits | undefined;
+  /** Called each time the broker is connected again after a loss (topics with a history catch up). */
+  onReconnected: () => void = () => {};
 
   constructor(
     driver: PubSubDriver,
     stats: PubSubStats,
     from: () => string,
-    receive: (topic: string, message: TopicMessage, from: string) => void,
+    receive: (topic: string, frame: DecodedFrame) => void,
     log: BackplaneLog,
+    history?: HistoryLimits,
   ) {
+    if (history !== undefined && (driver.append === undefined || driver.read === undefined)) {
+      throw new TypeError(
+        "This pubsub driver keeps no history: createApp({ history }) needs one that does (redisPubSub)",
+      );
+    }
+    this.#history = history;
     this.#driver = driver;
     this.#stats = stats;
     this.#from = from;
@@ -128,8 +73,10 @@ export class Backplane {
     });
     driver.start(
       (topic, frame) => {
+        // A numbered frame comes back to its publisher too: every instance delivers the same order.
         const decoded = decodeFrame(frame);
-        if (decoded !== undefined && decoded.from !== from()) receive(topic, decoded.message, decoded.from);
+        if (decoded !== undefined && (decoded.at !== undefined || decoded.from !== from()))
+          receive(topic, decoded);
       },
       this.#report,
       (connected) => this.#status(connected),
@@ -158,6 +105,44 @@ export class Backplane {
 
   /** Sends a message to the other instances. */
   send(topic: string, message: TopicMessage): void {
+    this.#hand(() => {
+      const { head, body } = openFrame(this.#from(), message);
+      return this.#driver.publish(topic, closeFrame(head, body));
+    });
+  }
+
+  /** Appends a message to a topic's history; it comes back numbered (`receive`), or is dropped. */
+  append(topic: string, message: TopicMessage, skip: number | undefined): void {
+    this.#hand(() => {
+      const { head, body } = openFrame(this.#from(), message, skip);
+      return this.#driver.append!(topic, head, body, this.#history!);
+    });
+  }
+
+  /** Reads a topic's history (within the publish timeout). */
+  async read(topic: string, epoch: string | undefined, seq: number, limit: number): Promise<HistoryRead> {
+    const reading = this.#driver.read!(topic, epoch, seq, limit);
+    let read: Awaited<typeof reading> | undefined;
+    const settled = await settleWithin(
+      reading.then((value) => {
+        read = value;
+      }),
+      this.#limits.publishTimeout,
+    );
+    if (!settled || read === undefined)
+      throw new Error(`The history of topic "${topic}" could not be read in time`);
+    const entries = [];
+    for (const frame of read.frames) {
+      const decoded = decodeFrame(frame);
+      const position = decoded?.at === undefined ? undefined : parsePosition(decoded.at);
+      if (decoded === undefined || position === undefined) continue;
+      entries.push({ seq: position.seq, message: decoded.message, from: decoded.from, skip: decoded.skip });
+    }
+    return { epoch: read.epoch, entries };
+  }
+
+  // Hands a publish to the driver: bounded by the outbox, timed, every one not confirmed dropped.
+  #hand(publish: () => boolean | Promise<boolean>): void {
     if (this.#closed !== undefined) {
       this.#drop(new Error("The app is closed"));
       return;
@@ -170,7 +155,7 @@ export class Backplane {
     }
     let sent: boolean | Promise<boolean>;
     try {
-      sent = this.#driver.publish(topic, encodeFrame(this.#from(), message));
+      sent = publish();
     } catch (error) {
       this.#drop(error);
       return;
@@ -239,8 +224,10 @@ export class Backplane {
     this.#since = Date.now();
     if (!connected) return;
     // The first connection is not news; a lost one coming back is.
-    if (this.#everUp)
+    if (this.#everUp) {
       this.#log.info(`[portico] pubsub backplane connected again after ${this.#since - was} ms`);
+      this.onReconnected();
+    }
     this.#everUp = true;
   }
 

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { PubSubDriver } from "./backplane.ts";
+import type { PubSubDriver } from "./driver.ts";
 import { checkTopic, encodeFrame } from "./frame.ts";
 
 /** A publisher to an app's topics (see {@link topicEmitter}). */

@@ -4,6 +4,9 @@
 // Version 1: one header line of JSON, "\n", then the message's bytes (UTF-8 for text).
 //   {"v":1,"from":"<instance id>","binary":false}\n<message>
 // `from` lets an instance skip its own messages coming back; `binary` keeps text and bytes apart.
+// A topic with a history (`history.ts`) adds `"at":"<epoch>:<seq>"`, its position, written by the
+// broker's side as it numbers the message, and its publisher may add `"skip":<n>` (its own token for
+// the socket to leave out). Readers ignore fields they do not know.
 // A frame of another version, or one that does not parse, is ignored (and counted by the hub).
 import type { TopicMessage } from "../runtime/runtime.ts";
 
@@ -19,19 +22,49 @@ const FRAME_VERSION = 1;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A message framed for the backplane, from the instance `from`. */
-export function encodeFrame(from: string, message: TopicMessage): Uint8Array {
+/**
+ * A frame's head left open (no closing brace, no newline) and its body: a broker's history script
+ * numbers the message and closes the head with `,"at":"<epoch>:<seq>"}` (`closeFrame`).
+ */
+export function openFrame(
+  from: string,
+  message: TopicMessage,
+  skip?: number,
+): { head: string; body: Uint8Array } {
   const binary = typeof message !== "string";
-  const head = encoder.encode(`${JSON.stringify({ v: FRAME_VERSION, from, binary })}\n`);
-  const body = binary ? message : encoder.encode(message);
-  const frame = new Uint8Array(head.byteLength + body.byteLength);
-  frame.set(head);
-  frame.set(body, head.byteLength);
+  const json = JSON.stringify(
+    skip === undefined ? { v: FRAME_VERSION, from, binary } : { v: FRAME_VERSION, from, binary, skip },
+  );
+  return { head: json.slice(0, -1), body: binary ? message : encoder.encode(message) };
+}
+
+/** The frame of an open head and body, numbered (`at`, a history's position) or not. */
+export function closeFrame(head: string, body: Uint8Array, at?: string): Uint8Array {
+  const closed = encoder.encode(at === undefined ? `${head}}\n` : `${head},"at":${JSON.stringify(at)}}\n`);
+  const frame = new Uint8Array(closed.byteLength + body.byteLength);
+  frame.set(closed);
+  frame.set(body, closed.byteLength);
   return frame;
 }
 
+/** A message framed for the backplane, from the instance `from`. */
+export function encodeFrame(from: string, message: TopicMessage): Uint8Array {
+  const { head, body } = openFrame(from, message);
+  return closeFrame(head, body);
+}
+
+/** What a frame carries. */
+export interface DecodedFrame {
+  readonly from: string;
+  readonly message: TopicMessage;
+  /** Its position in the topic's history (topics with a history). */
+  readonly at: string | undefined;
+  /** The publisher's token for the socket to leave out. */
+  readonly skip: number | undefined;
+}
+
 /** A frame's sender and message, or `undefined` for a frame this version cannot read. */
-export function decodeFrame(frame: Uint8Array): { from: string; message: TopicMessage } | undefined {
+export function decodeFrame(frame: Uint8Array): DecodedFrame | undefined {
   const newline = frame.indexOf(10);
   if (newline < 0) return undefined;
   try {
@@ -39,10 +72,17 @@ export function decodeFrame(frame: Uint8Array): { from: string; message: TopicMe
       v?: unknown;
       from?: unknown;
       binary?: unknown;
+      at?: unknown;
+      skip?: unknown;
     };
     if (head.v !== FRAME_VERSION || typeof head.from !== "string") return undefined;
     const body = frame.slice(newline + 1);
-    return { from: head.from, message: head.binary === true ? body : decoder.decode(body) };
+    return {
+      from: head.from,
+      message: head.binary === true ? body : decoder.decode(body),
+      at: typeof head.at === "string" ? head.at : undefined,
+      skip: typeof head.skip === "number" ? head.skip : undefined,
+    };
   } catch {
     return undefined;
   }

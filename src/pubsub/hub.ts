@@ -1,11 +1,22 @@
 // Topics: which local sockets listen to what; the backplane (`backplane.ts`) carries them between instances.
 
+import type { Recovery, SubscribeOptions } from "../context/socket.ts";
 import type { NativeTopics, TopicMessage } from "../runtime/runtime.ts";
-import { Backplane, type PubSubDriver, type PubSubStats, type TopicHealth } from "./backplane.ts";
+import { Backplane } from "./backplane.ts";
 import { type ControlCommand, type Controlled, readCommand, Tags } from "./control.ts";
-import { CONTROL_TOPIC, checkTopic } from "./frame.ts";
+import type { PubSubDriver, PubSubStats, TopicHealth } from "./driver.ts";
+import { CONTROL_TOPIC, checkTopic, type DecodedFrame } from "./frame.ts";
+import {
+  type HistoryOptions,
+  historyLimits,
+  historyMatcher,
+  MemoryHistory,
+  parsePosition,
+} from "./history.ts";
+import { Joined } from "./joined.ts";
+import { Sequencer } from "./sequencer.ts";
 
-export type { PubSubDriver, PubSubStats, TopicHealth };
+export type { HistoryOptions, PubSubDriver, PubSubStats, TopicHealth };
 
 /** What receives a topic's messages locally: a websocket. */
 export interface Subscriber {
@@ -36,19 +47,21 @@ export interface HubLog {
 export class TopicHub {
   readonly #topics = new Map<string, Members>();
   readonly #backplane: Backplane | undefined;
-  // Each subscriber's topics, so that leaving costs its own topics only: one topic as itself, a few in
-  // an array, many in a set. Most sockets are in one or two, and a `Set` each cost ~200 B of memory
-  // per idle socket.
-  readonly #joined = new WeakMap<Subscriber, string | string[] | Set<string>>();
+  readonly #joined = new Joined<Subscriber>();
   readonly #log: HubLog;
   readonly #tags = new Tags();
   readonly #created = Date.now();
   #instance: string | undefined;
+  // Topics with a history: which, in what order they are delivered, and where they are kept.
+  readonly #keeps: (topic: string) => boolean;
+  readonly #sequencer: Sequencer | undefined;
   /** Counters. */
-  readonly stats: PubSubStats = { published: 0, delivered: 0, dropped: 0, received: 0 };
+  readonly stats: PubSubStats = { published: 0, delivered: 0, dropped: 0, received: 0, missed: 0 };
 
-  constructor(driver: PubSubDriver | undefined, log: HubLog) {
+  constructor(driver: PubSubDriver | undefined, log: HubLog, history?: HistoryOptions) {
     this.#log = log;
+    const limits = history === undefined ? undefined : historyLimits(history);
+    this.#keeps = history === undefined ? () => false : historyMatcher(history);
     this.#backplane =
       driver === undefined
         ? undefined
@@ -56,15 +69,53 @@ export class TopicHub {
             driver,
             this.stats,
             () => this.instance,
-            (topic, message) => {
-              if (topic === CONTROL_TOPIC) return this.#remote(message);
-              this.stats.received++;
-              this.#deliver(topic, message, undefined);
-            },
+            (topic, frame) => this.#received(topic, frame),
             log,
+            limits,
           );
+    if (limits !== undefined) {
+      const sequencer = new Sequencer({
+        size: limits.size,
+        instance: () => this.instance,
+        stats: this.stats,
+        error: (message, error) => log.error(message, error),
+      });
+      sequencer.store =
+        this.#backplane ??
+        new MemoryHistory(
+          limits,
+          () => this.instance,
+          (topic, epoch, entry) => sequencer.receive(topic, epoch, entry),
+        );
+      if (this.#backplane !== undefined) this.#backplane.onReconnected = () => sequencer.resync();
+      this.#sequencer = sequencer;
+    }
     // Commands from other instances are heard for the hub's whole life.
     this.#backplane?.subscribe(CONTROL_TOPIC);
+  }
+
+  #received(topic: string, frame: DecodedFrame): void {
+    if (topic === CONTROL_TOPIC) {
+      this.#remote(frame.message);
+      return;
+    }
+    if (frame.from !== this.instance) this.stats.received++;
+    const position = frame.at === undefined ? undefined : parsePosition(frame.at);
+    if (position === undefined || this.#sequencer === undefined) {
+      this.#deliver(topic, frame.message, undefined);
+      return;
+    }
+    this.#sequencer.receive(topic, position.epoch, {
+      seq: position.seq,
+      message: frame.message,
+      from: frame.from,
+      skip: frame.skip,
+    });
+  }
+
+  /** Whether a topic keeps a history (`createApp({ history })`). */
+  keeps(topic: string): boolean {
+    return this.#sequencer !== undefined && this.#keeps(topic);
   }
 
   /** Tags a socket, for `control`. */
@@ -110,9 +161,32 @@ export class TopicHub {
     return this.#instance;
   }
 
-  /** Adds a subscriber to a topic. */
-  subscribe(subscriber: Subscriber, topic: string): void {
+  /**
+   * Adds a subscriber to a topic. For a topic with a history and `since`, resolves once what the
+   * subscriber missed is replayed (or a gap is known).
+   */
+  subscribe(
+    subscriber: Subscriber,
+    topic: string,
+    options?: SubscribeOptions,
+  ): Promise<Recovery> | undefined {
     checkTopic(topic);
+    if (this.keeps(topic)) {
+      const sequencer = this.#sequencer!;
+      if (!sequencer.has(topic)) this.#backplane?.subscribe(topic);
+      this.#joined.add(subscriber, topic);
+      return sequencer.add(
+        topic,
+        subscriber,
+        options?.send ?? ((message) => subscriber.send(message)),
+        options?.since,
+      );
+    }
+    if (options?.since !== undefined) {
+      throw new TypeError(
+        `Topic "${topic}" keeps no history to replay from: name it in createApp({ history })`,
+      );
+    }
     let members = this.#topics.get(topic);
     if (members === undefined) {
       members = { own: new Set(), native: new Set() };
@@ -124,19 +198,18 @@ export class TopicHub {
       members.native.add(subscriber);
       subscriber.native.subscribe(topic);
     }
-    const joined = this.#joined.get(subscriber);
-    if (joined === undefined) this.#joined.set(subscriber, topic);
-    else if (typeof joined === "string") {
-      if (joined !== topic) this.#joined.set(subscriber, [joined, topic]);
-    } else if (Array.isArray(joined)) {
-      if (joined.includes(topic)) return;
-      if (joined.length < 8) joined.push(topic);
-      else this.#joined.set(subscriber, new Set([...joined, topic]));
-    } else joined.add(topic);
+    this.#joined.add(subscriber, topic);
+    return undefined;
   }
 
   /** Removes a subscriber from a topic. */
   unsubscribe(subscriber: Subscriber, topic: string): void {
+    const sequencer = this.#sequencer;
+    if (sequencer?.remove(topic, subscriber)) {
+      this.#joined.remove(subscriber, topic);
+      if (!sequencer.has(topic)) this.#backplane?.unsubscribe(topic);
+      return;
+    }
     const members = this.#topics.get(topic);
     if (members === undefined) return;
     if (members.native.delete(subscriber)) {
@@ -146,7 +219,7 @@ export class TopicHub {
         // The runtime already dropped a closed socket's topics.
       }
     } else if (!members.own.delete(subscriber)) return;
-    this.#forget(subscriber, topic);
+    this.#joined.remove(subscriber, topic);
     if (members.own.size > 0 || members.native.size > 0) return;
     this.#topics.delete(topic);
     this.#backplane?.unsubscribe(topic);
@@ -155,23 +228,13 @@ export class TopicHub {
   /** Removes a subscriber from every topic (its socket closed). */
   leave(subscriber: Subscriber): void {
     for (const topic of this.topicsOf(subscriber)) this.unsubscribe(subscriber, topic);
-    this.#joined.delete(subscriber);
+    this.#joined.drop(subscriber);
     this.#tags.drop(subscriber);
   }
 
   /** The topics a subscriber is in (its own record: a closing socket costs its topics, not the hub's). */
   topicsOf(subscriber: Subscriber): string[] {
-    const joined = this.#joined.get(subscriber);
-    return joined === undefined ? [] : typeof joined === "string" ? [joined] : [...joined];
-  }
-
-  #forget(subscriber: Subscriber, topic: string): void {
-    const joined = this.#joined.get(subscriber);
-    if (joined === topic) this.#joined.delete(subscriber);
-    else if (Array.isArray(joined)) {
-      const at = joined.indexOf(topic);
-      if (at >= 0) joined.splice(at, 1);
-    } else if (joined instanceof Set) joined.delete(topic);
+    return this.#joined.of(subscriber);
   }
 
   /**
@@ -181,6 +244,10 @@ export class TopicHub {
   publish(topic: string, message: TopicMessage, except?: Subscriber): void {
     checkTopic(topic);
     this.stats.published++;
+    if (this.keeps(topic)) {
+      this.#sequencer!.publish(topic, message, except);
+      return;
+    }
     this.#backplane?.send(topic, message);
     this.#deliver(topic, message, except);
   }

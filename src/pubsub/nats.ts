@@ -26,7 +26,7 @@ import type { ConnectionOptions, NatsConnection, Subscription } from "@nats-io/t
 import { optionalPeer } from "../runtime/optional-peer.ts";
 import { settleWithin } from "../runtime/settle-within.ts";
 
-import type { PubSubDriver } from "./backplane.ts";
+import type { PubSubDriver } from "./driver.ts";
 
 const { connect } = await optionalPeer(
   "@nats-io/transport-node",

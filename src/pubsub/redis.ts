@@ -23,9 +23,14 @@ import type { RedisClientOptions } from "redis";
 import { optionalPeer } from "../runtime/optional-peer.ts";
 import { settleWithin } from "../runtime/settle-within.ts";
 
-import type { PubSubDriver } from "./backplane.ts";
+import type { PubSubDriver } from "./driver.ts";
+import { RedisHistory } from "./redis-history.ts";
 
-const { createClient } = await optionalPeer("redis", "portico/pubsub/redis", () => import("redis"));
+const { createClient, ErrorReply, RESP_TYPES } = await optionalPeer(
+  "redis",
+  "portico/pubsub/redis",
+  () => import("redis"),
+);
 
 /** Options of {@link redisPubSub}. */
 export interface RedisPubSubOptions {
@@ -77,9 +82,16 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
   let closed = false;
   let publisher: Client;
   let subscriber: Client;
-
+  // Topics with a history: their appends and reads go through the publisher.
+  const history = new RedisHistory(prefix, () => publisher, {
+    isReply: (error) => error instanceof ErrorReply,
+    buffers: { [RESP_TYPES.BLOB_STRING]: Buffer },
+  });
+  // Connected once both clients are ready and every wanted topic is subscribed again (then topics with a
+  // history read what they missed meanwhile).
+  let resubscribed = false;
   const update = (): void => {
-    const now = publisher.isReady && subscriber.isReady;
+    const now = publisher.isReady && subscriber.isReady && resubscribed;
     if (now === connected) return;
     connected = now;
     status(now);
@@ -89,24 +101,28 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
     client.on("error", (error: unknown) => {
       if (!closed) report(error);
     });
-    for (const event of ["ready", "end", "error", "reconnecting"]) client.on(event, update);
     if (onReady !== undefined) client.on("ready", onReady);
+    for (const event of ["ready", "end", "error", "reconnecting"]) client.on(event, update);
     client.connect().catch((error: unknown) => report(error));
     return client;
   };
-  const listen = (topic: string): void => {
+  const listen = (topic: string): Promise<void> => {
     const listener = wanted.get(topic);
-    if (listener === undefined || !subscriber.isReady) return;
-    subscriber.subscribe(prefix + topic, listener, true).catch((error: unknown) => {
+    if (listener === undefined || !subscriber.isReady) return Promise.resolve();
+    return subscriber.subscribe(prefix + topic, listener, true).catch((error: unknown) => {
       if (wanted.get(topic) !== listener || closed) return;
       report(new Error(`Could not subscribe to topic "${topic}": retrying`, { cause: error }));
       // Not connected: the next "ready" subscribes it. Connected (the answer was lost): try again soon.
-      if (subscriber.isReady) setTimeout(() => listen(topic), 250);
+      if (subscriber.isReady) setTimeout(() => void listen(topic), 250);
     });
   };
   // On every (re)connection: subscribe what is wanted and not held, leave what is held and not wanted.
   const reconcile = (): void => {
-    for (const topic of wanted.keys()) listen(topic);
+    resubscribed = false;
+    void Promise.allSettled([...wanted.keys()].map(listen)).then(() => {
+      resubscribed = true;
+      update();
+    });
     for (const channel of subscriber.getPubSubListeners("CHANNELS").keys()) {
       if (!channel.startsWith(prefix) || wanted.has(channel.slice(prefix.length))) continue;
       subscriber.unsubscribe(channel).catch(() => {});
@@ -121,7 +137,7 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
       report = options.onError ?? appReport;
       status = onStatus ?? status;
       status(false);
-      publisher = open();
+      publisher = open(() => history.resume());
       subscriber = open(reconcile);
     },
     subscribe(topic) {
@@ -129,7 +145,7 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
       wanted.set(topic, (message: Buffer) =>
         receive(topic, new Uint8Array(message.buffer, message.byteOffset, message.byteLength)),
       );
-      listen(topic);
+      void listen(topic);
     },
     async unsubscribe(topic) {
       wanted.delete(topic);
@@ -142,14 +158,17 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
         .publish(prefix + topic, Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength))
         .then(() => true);
     },
+    append: (topic, head, body, limits) => history.append(topic, head, body, limits),
+    read: (topic, epoch, seq, limit) => history.read(topic, epoch, seq, limit),
     reconnect() {
       const stalled = publisher;
-      publisher = open();
+      publisher = open(() => history.resume());
       stalled.destroy();
       update();
     },
     async close() {
       closed = true;
+      history.fail(new Error("The app is closed"));
       await Promise.allSettled([subscriber, publisher].map((client) => shut(client)));
     },
   };

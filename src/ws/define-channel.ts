@@ -1,7 +1,7 @@
 import type { Context } from "../context/context.ts";
 import { type Connectable, connectKey, pathKeysKey } from "../context/handler.ts";
 import { runSteps, type Step } from "../context/run-steps.ts";
-import type { PublishOptions, Socket, SocketMessage } from "../context/socket.ts";
+import type { PublishOptions, Recovery, Socket, SocketMessage, SubscribeOptions } from "../context/socket.ts";
 import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "../errors/define-error.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { ParamsError } from "../errors/param-errors.ts";
@@ -27,6 +27,8 @@ export interface ChannelHelpers<TErrors> {
   close(code?: number, reason?: string): void;
   /** Receives a topic's messages (see `Socket.subscribe`); left on close. */
   subscribe(topic: string): void;
+  /** Receives a topic's messages with their positions, and with `since` what was missed (see `Socket.subscribe`). */
+  subscribe(topic: string, options: SubscribeOptions): Promise<Recovery>;
   /** Stops receiving a topic. */
   unsubscribe(topic: string): void;
   /** Sends to a topic's subscribers, on every instance: all but this connection, unless `{ self: true }`. */
@@ -88,8 +90,12 @@ class ChannelRun implements ChannelHelpers<unknown> {
     this.socket.close(code, reason);
   }
 
-  subscribe(topic: string): void {
+  subscribe(topic: string): void;
+  subscribe(topic: string, options: SubscribeOptions): Promise<Recovery>;
+  subscribe(topic: string, options?: SubscribeOptions): Promise<Recovery> | undefined {
+    if (options !== undefined) return this.socket.subscribe(topic, options);
     this.socket.subscribe(topic);
+    return undefined;
   }
 
   unsubscribe(topic: string): void {

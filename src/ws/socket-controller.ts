@@ -1,9 +1,11 @@
 import {
   isSendableCloseCode,
   type PublishOptions,
+  type Recovery,
   type Socket,
   type SocketMessage,
   type SocketReadyState,
+  type SubscribeOptions,
 } from "../context/socket.ts";
 import type { TopicHub } from "../pubsub/hub.ts";
 import type { NativeTopics, SocketSink, SocketTransport } from "../runtime/runtime.ts";
@@ -19,6 +21,8 @@ export interface SocketLimits {
 }
 
 const encoder = new TextEncoder();
+const NOTHING_MISSED: Recovery = { recovered: true, replayed: 0 };
+const CLOSED: Recovery = { recovered: false, replayed: 0, gap: "unavailable" };
 /** The close code for a peer that sends faster, or reads slower, than the limits allow. */
 const BACKPRESSURE_CLOSE_CODE = 1008;
 
@@ -56,10 +60,14 @@ export class SocketController implements Socket, SocketSink {
     return this.#transport.native;
   }
 
-  subscribe(topic: string): void {
-    if (this.readyState === 3) return;
-    this.#topics().subscribe(this, topic);
+  subscribe(topic: string): void;
+  subscribe(topic: string, options: SubscribeOptions): Promise<Recovery>;
+  subscribe(topic: string, options?: SubscribeOptions): Promise<Recovery> | undefined {
+    if (this.readyState === 3) return options === undefined ? undefined : Promise.resolve(CLOSED);
+    const recovery = this.#topics().subscribe(this, topic, options);
     this.#transport.topicsChanged?.(this.#topics().topicsOf(this));
+    if (options === undefined) return undefined;
+    return recovery ?? Promise.resolve(NOTHING_MISSED);
   }
 
   unsubscribe(topic: string): void {

@@ -1,6 +1,8 @@
 // One Portico instance of the cross-instance topic tests, on whichever runtime runs this file: rooms
 // over a Redis (or NATS) backplane. Prints READY <url>. MAX_QUEUED and PUBLISH_TIMEOUT set the
-// backplane's bounds; the fault suite (faults.test.ts) drives /burst, /health and /shutdown.
+// backplane's bounds; the fault suite (faults.test.ts) drives /burst, /health and /shutdown. Over Redis,
+// `kept:` topics keep a history: /kept/:room?since=<position> sends `{"p":position,"m":message}` per
+// message, after `{"recovery":…}` when joined with `since`.
 import { createApp, defineChannel } from "../../src/mod.ts";
 import { natsPubSub } from "../../src/pubsub/nats.ts";
 import { redisPubSub } from "../../src/pubsub/redis.ts";
@@ -21,6 +23,16 @@ const app = createApp({
     ? natsPubSub({ servers: natsUrl, reconnectWait: 100, pingInterval: 500, onError, ...bounds })
     : redisPubSub({ url: envVar("REDIS_URL")!, maxBackoff: 200, onError, ...bounds }),
   logger: { error: () => {}, info: () => {} },
+  ...(natsUrl ? {} : { history: { topics: ["kept:*"], size: 10_000 } }),
+});
+app.ws("/kept/:room", (socket, ctx) => {
+  const since = new URLSearchParams(ctx.request.query).get("since") ?? undefined;
+  const send = (message: string | Uint8Array, position: string) =>
+    socket.send(JSON.stringify({ p: position, m: message }));
+  void socket
+    .subscribe(`kept:${ctx.request.pathParams.room}`, { since, send })
+    .then((recovery) => socket.send(JSON.stringify({ recovery })));
+  socket.send("ready");
 });
 const Room = defineChannel({
   onOpen(ch) {
@@ -69,9 +81,9 @@ app.post("/burst/:room", (ctx) => {
   const n = Number(query.get("n") ?? 1);
   const from = Number(query.get("from") ?? 0);
   const tag = query.get("tag") ?? "burst";
+  const topic = `${query.get("topic") ?? "room"}:${ctx.request.pathParams.room}`;
   const pad = "x".repeat(Number(query.get("size") ?? 0));
-  for (let i = from; i < from + n; i++)
-    app.publish(`room:${ctx.request.pathParams.room}`, `${tag}${i} ${pad}`);
+  for (let i = from; i < from + n; i++) app.publish(topic, `${tag}${i} ${pad}`);
   const until = Date.now() + Number(query.get("block") ?? 0);
   while (Date.now() < until) {
     // Busy: a handler doing synchronous work.

@@ -1,0 +1,253 @@
+// Topics with a history, on one instance: their messages delivered in order, once, without holes.
+//
+// Every message of such a topic comes back from the store numbered (`history.ts`), the publisher's own
+// included, so every instance delivers the same order. A number seen twice is skipped; a hole (the
+// broker connection dropped, a subscription not yet back) is read from the history before what came
+// after it; what the history no longer has is counted and reported. A subscriber joining with `since`
+// gets what it missed from the history, then what arrived meanwhile.
+import type { Recovery } from "../context/socket.ts";
+import type { TopicMessage } from "../runtime/runtime.ts";
+import type { PubSubStats } from "./driver.ts";
+import { formatPosition, type HistoryEntry, type HistoryStore, parsePosition } from "./history.ts";
+
+/** Delivers a message of a topic with a history to one subscriber, with its position. */
+export type Deliver = (message: TopicMessage, position: string) => unknown;
+
+/** What the sequencer needs from its hub. */
+export interface SequencerHooks {
+  /** How many entries one read asks for (the history's size). */
+  readonly size: number;
+  /** This instance's id. */
+  instance(): string;
+  /** The hub's counters: deliveries, and what could not be recovered. */
+  readonly stats: PubSubStats;
+  /** Where failures go. */
+  error(message: string, error?: unknown): void;
+}
+
+interface Numbered {
+  readonly epoch: string;
+  readonly entry: HistoryEntry;
+}
+
+interface Member {
+  readonly deliver: Deliver;
+  // Live messages that arrived while the member replays.
+  held: Numbered[] | undefined;
+  // Where its replay ended: the line may still deliver messages up to there, which it has.
+  replayed: { readonly epoch: string; readonly seq: number } | undefined;
+}
+
+// One topic's line on this instance: how far it has delivered, and who listens.
+interface Line {
+  epoch: string | undefined;
+  last: number;
+  // A read of the history in flight: what arrives meanwhile waits in `pending`.
+  busy: boolean;
+  readonly pending: Numbered[];
+  readonly members: Map<object, Member>;
+}
+
+/** The topics with a history that this instance's subscribers are in. */
+export class Sequencer {
+  readonly #hooks: SequencerHooks;
+  readonly #lines = new Map<string, Line>();
+  // The sockets to leave out of this instance's own messages, by token, until they come back.
+  readonly #skips = new Map<number, object>();
+  #nextSkip = 0;
+  /** Where the topics' histories are kept (the backplane, or in memory). */
+  store!: HistoryStore;
+
+  constructor(hooks: SequencerHooks) {
+    this.#hooks = hooks;
+  }
+
+  /**
+   * Publishes: the message is delivered here too once it comes back numbered, in the order every
+   * instance sees.
+   */
+  publish(topic: string, message: TopicMessage, except: object | undefined): void {
+    let skip: number | undefined;
+    if (except !== undefined) {
+      skip = this.#nextSkip++;
+      this.#skips.set(skip, except);
+      // Tokens of messages that never came back (dropped) are forgotten, oldest first.
+      if (this.#skips.size > 10_000) this.#skips.delete(this.#skips.keys().next().value!);
+    }
+    this.store.append(topic, message, skip);
+  }
+
+  /** Whether a topic has subscribers here. */
+  has(topic: string): boolean {
+    return this.#lines.has(topic);
+  }
+
+  /**
+   * Adds a subscriber; with `since` (a position it received), resolves once what it missed is
+   * replayed, or a gap is known.
+   */
+  add(topic: string, subscriber: object, deliver: Deliver, since?: string): Promise<Recovery> | undefined {
+    let line = this.#lines.get(topic);
+    if (line === undefined) {
+      line = { epoch: undefined, last: 0, busy: false, pending: [], members: new Map() };
+      this.#lines.set(topic, line);
+    }
+    if (line.members.has(subscriber) || since === undefined) {
+      if (!line.members.has(subscriber))
+        line.members.set(subscriber, { deliver, held: undefined, replayed: undefined });
+      return since === undefined ? undefined : Promise.resolve({ recovered: true, replayed: 0 });
+    }
+    const position = parsePosition(since);
+    const member: Member = { deliver, held: position === undefined ? undefined : [], replayed: undefined };
+    line.members.set(subscriber, member);
+    if (position === undefined) return Promise.resolve({ recovered: false, replayed: 0, gap: "invalid" });
+    return this.#replay(topic, line, member, position.epoch, position.seq);
+  }
+
+  /** Removes a subscriber; `false` when it was not in the topic. */
+  remove(topic: string, subscriber: object): boolean {
+    const line = this.#lines.get(topic);
+    if (line === undefined || !line.members.delete(subscriber)) return false;
+    if (line.members.size === 0) this.#lines.delete(topic);
+    return true;
+  }
+
+  /** A numbered message from the store. */
+  receive(topic: string, epoch: string, entry: HistoryEntry): void {
+    const line = this.#lines.get(topic);
+    if (line === undefined) return;
+    if (line.busy) line.pending.push({ epoch, entry });
+    else this.#accept(topic, line, { epoch, entry }, false);
+  }
+
+  /** Reads what each topic missed (after the broker connection came back). */
+  resync(): void {
+    for (const [topic, line] of this.#lines) {
+      if (line.epoch !== undefined && !line.busy) void this.#catchUp(topic, line);
+    }
+  }
+
+  // `settled`: the history was just read, so a hole left is what it no longer has.
+  #accept(topic: string, line: Line, numbered: Numbered, settled: boolean): void {
+    const { epoch, entry } = numbered;
+    if (line.epoch !== epoch) {
+      if (line.epoch === undefined) line.last = entry.seq - 1;
+      else {
+        // The history restarted (expired, or the broker lost it): what came before is unknown.
+        this.#missed(topic, undefined);
+        line.last = 0;
+      }
+      line.epoch = epoch;
+    }
+    if (entry.seq <= line.last) return;
+    if (entry.seq > line.last + 1) {
+      if (!settled) {
+        line.pending.push(numbered);
+        void this.#catchUp(topic, line);
+        return;
+      }
+      this.#missed(topic, entry.seq - line.last - 1);
+    }
+    line.last = entry.seq;
+    this.#deliver(line, numbered);
+  }
+
+  async #catchUp(topic: string, line: Line): Promise<void> {
+    line.busy = true;
+    const { size } = this.#hooks;
+    try {
+      for (;;) {
+        const read = await this.store.read(topic, line.epoch, line.last, size);
+        if (this.#lines.get(topic) !== line) return;
+        for (const entry of read.entries) this.#accept(topic, line, { epoch: read.epoch, entry }, true);
+        if (read.entries.length < size) break;
+      }
+    } catch (error) {
+      this.#missed(topic, undefined, error);
+    } finally {
+      line.busy = false;
+      for (const numbered of line.pending.splice(0)) this.#accept(topic, line, numbered, true);
+    }
+  }
+
+  async #replay(topic: string, line: Line, member: Member, epoch: string, since: number): Promise<Recovery> {
+    const { size } = this.#hooks;
+    let at = since;
+    let replayed = 0;
+    let gap: Recovery["gap"];
+    try {
+      for (;;) {
+        const read = await this.store.read(topic, epoch, at, size);
+        const first = read.entries[0];
+        if (read.epoch !== epoch || (first !== undefined && first.seq > at + 1)) {
+          gap = "expired";
+          break;
+        }
+        for (const entry of read.entries) {
+          at = entry.seq;
+          replayed++;
+          this.#send(member, read.epoch, entry);
+        }
+        if (read.entries.length < size) {
+          // A line that has not seen a message yet starts where the history ends.
+          if (line.epoch === undefined) {
+            line.epoch = epoch;
+            line.last = at;
+          }
+          break;
+        }
+      }
+    } catch {
+      gap = "unavailable";
+    }
+    // What arrived meanwhile, but what was replayed.
+    const held = member.held ?? [];
+    member.held = undefined;
+    if (gap === undefined) member.replayed = { epoch, seq: at };
+    for (const { epoch: heldEpoch, entry } of held) {
+      if (gap !== undefined || heldEpoch !== epoch || entry.seq > at) this.#send(member, heldEpoch, entry);
+    }
+    return gap === undefined ? { recovered: true, replayed } : { recovered: false, replayed: 0, gap };
+  }
+
+  // The socket an instance's own message leaves out (once).
+  #skipped(entry: HistoryEntry): object | undefined {
+    if (entry.skip === undefined || entry.from !== this.#hooks.instance()) return undefined;
+    const subscriber = this.#skips.get(entry.skip);
+    this.#skips.delete(entry.skip);
+    return subscriber;
+  }
+
+  #missed(topic: string, count: number | undefined, cause?: unknown): void {
+    this.#hooks.stats.missed += count ?? 1;
+    this.#hooks.error(
+      `[portico] topic "${topic}" missed ${count ?? "an unknown number of"} message(s) its history no longer has`,
+      cause,
+    );
+  }
+
+  #deliver(line: Line, numbered: Numbered): void {
+    const except = this.#skipped(numbered.entry);
+    for (const [subscriber, member] of line.members) {
+      if (subscriber === except) continue;
+      if (member.held !== undefined) member.held.push(numbered);
+      else if (member.replayed === undefined) this.#send(member, numbered.epoch, numbered.entry);
+      else if (member.replayed.epoch !== numbered.epoch || numbered.entry.seq > member.replayed.seq) {
+        member.replayed = undefined;
+        this.#send(member, numbered.epoch, numbered.entry);
+      }
+    }
+  }
+
+  #send(member: Member, epoch: string, entry: HistoryEntry): void {
+    try {
+      if (member.deliver(entry.message, formatPosition(epoch, entry.seq)) !== false)
+        this.#hooks.stats.delivered++;
+    } catch (error) {
+      this.#hooks.error(
+        "[portico] a topic message could not be delivered to a subscriber of this instance",
+        error,
+      );
+    }
+  }
+}
