@@ -94,6 +94,12 @@ export type {
   TopicHealth,
 } from "./pubsub/driver.ts";
 export type { HistoryLimits, HistoryOptions } from "./pubsub/history.ts";
+export type {
+  PresenceEvent,
+  PresenceMember,
+  PresenceOptions,
+  PresenceState,
+} from "./pubsub/presence.ts";
 export { createRouter, type Method, type RouteOptions, Router } from "./router/create-router.ts";
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
 export type { NamespaceCallback, ScopeErrorHandler, ScopeNotFoundHandler } from "./router/scope.ts";

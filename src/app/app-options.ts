@@ -3,9 +3,10 @@ import type { Limits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
 import type { AddressLookup } from "../context/request-info.ts";
 import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
-import type { HistoryOptions, PubSubDriver } from "../pubsub/hub.ts";
+import { type HistoryOptions, type PubSubDriver, TopicHub } from "../pubsub/hub.ts";
+import type { PresenceOptions } from "../pubsub/presence.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import type { Logger } from "./app-state.ts";
+import { consoleLogger, type Logger } from "./app-state.ts";
 
 /** Options of {@link createApp}. Every one has a safe default. */
 export interface AppOptions {
@@ -35,6 +36,8 @@ export interface AppOptions {
    * or is told there is a gap. Other topics stay at most once.
    */
   readonly history?: HistoryOptions | undefined;
+  /** How topics' presence (`socket.subscribe(topic, { presence })`) is kept across instances. */
+  readonly presence?: PresenceOptions | undefined;
   /**
    * What the runtime that calls `app.fetch` can do (peer address, websocket upgrades). `createApp`
    * sets the one it runs on (Bun, Deno, workerd), and server adapters (`portico/node`) pass their own;
@@ -62,4 +65,18 @@ export function addressLookup(options: TrustProxyOptions | undefined): AddressLo
     throw new TypeError(`trustProxy.header must be "x-forwarded-for" or "forwarded", got ${String(header)}`);
   }
   return (request, peer) => clientAddress(peer, request, trusted, header);
+}
+
+/** The topics of an app with these options: its backplane, histories and presence. */
+export function topicHub(options: AppOptions): TopicHub {
+  const logger = options.logger ?? consoleLogger;
+  return new TopicHub(
+    options.pubsub,
+    {
+      error: (message, error) => logger.error(message, error),
+      info: (message) => (logger.info ?? logger.warn)?.call(logger, message),
+    },
+    options.history,
+    options.presence,
+  );
 }

@@ -3,7 +3,8 @@ import type { Handler, Middleware, WsHandler } from "../context/handler.ts";
 import { resolveLimits } from "../context/limits.ts";
 import type { Recovery } from "../context/socket.ts";
 import type { ControlTarget } from "../pubsub/control.ts";
-import { type PubSubStats, type TopicHealth, TopicHub } from "../pubsub/hub.ts";
+import type { PubSubStats, TopicHealth } from "../pubsub/hub.ts";
+import type { PresenceEvent, PresenceState } from "../pubsub/presence.ts";
 import { compilePattern } from "../router/compile-pattern.ts";
 import { Router } from "../router/create-router.ts";
 import { ANY_METHOD, RouteTable, WS_METHOD } from "../router/route-table.ts";
@@ -11,7 +12,7 @@ import { NOT_FOUND_METHOD, newScope } from "../router/scope.ts";
 import { NO_RUNTIME, type Runtime, type RuntimeFetch, type TopicMessage } from "../runtime/runtime.ts";
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/bun-handlers.ts";
 import { checkCloseCode } from "../ws/socket-controller.ts";
-import { type AppOptions, addressLookup } from "./app-options.ts";
+import { type AppOptions, addressLookup, topicHub } from "./app-options.ts";
 import { type AppRoute, type AppState, consoleLogger, type Logger } from "./app-state.ts";
 import { closeApp } from "./close-app.ts";
 import { dispatch } from "./dispatch.ts";
@@ -94,17 +95,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       logger: options.logger ?? consoleLogger,
       clientAddress: addressLookup(options.trustProxy),
       notFounds: [],
-      hub: new TopicHub(
-        options.pubsub,
-        {
-          error: (message, error) => (options.logger ?? consoleLogger).error(message, error),
-          info: (message) => {
-            const logger = options.logger ?? consoleLogger;
-            (logger.info ?? logger.warn)?.call(logger, message);
-          },
-        },
-        options.history,
-      ),
+      hub: topicHub(options),
       sockets: new Set(),
       hasWebSockets: false,
     };
@@ -233,6 +224,27 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   /** Unsubscribes every socket with the tag from a topic, on every instance. */
   leave(target: ControlTarget, topic: string): void {
     this.#state.hub.control({ op: "leave", tag: target.tag, topic });
+  }
+
+  /**
+   * Who is in a topic, on every instance: the members that joined it with `socket.subscribe(topic,
+   * { presence: data })`. On an instance that does not follow the topic yet, asks the others first
+   * (a quarter of a second).
+   *
+   * @example
+   * app.get("/rooms/:room/members", async (ctx) => (await app.presence(`room:${ctx.request.pathParams.room}`)).count);
+   */
+  presence(topic: string): Promise<PresenceState> {
+    const presence = this.#state.hub.presence;
+    return presence.follows(topic) ? Promise.resolve(presence.state(topic)) : presence.ask(topic, 250);
+  }
+
+  /**
+   * Hears each member join and leave a topic's presence, on any instance (an instance that died: its
+   * members leave after three heartbeats). Returns the unsubscribe.
+   */
+  onPresence(topic: string, listener: (event: PresenceEvent) => void): () => void {
+    return this.#state.hub.presence.listen(topic, listener);
   }
 
   /** What the topics counted: messages published, delivered locally, dropped by the backplane, received. */

@@ -10,7 +10,10 @@ export interface PublishOptions {
   readonly self?: boolean;
 }
 
-/** How a socket (or `app.subscribe`) joins a topic that keeps a history (`createApp({ history })`). */
+/**
+ * How a socket joins a topic: from where, for a topic that keeps a history (`createApp({ history })`),
+ * and as a member of its presence.
+ */
 export interface SubscribeOptions {
   /**
    * The position of the last message received (given to `send`): what was published after it is
@@ -19,6 +22,11 @@ export interface SubscribeOptions {
   readonly since?: string | undefined;
   /** Sends each message with its position, for the client to keep. Default: the message alone. */
   readonly send?: ((message: string | Uint8Array, position: string) => unknown) | undefined;
+  /**
+   * Joins the topic's presence with this data (JSON: a user's id and name…): `app.presence(topic)`
+   * lists it on every instance, and `app.onPresence(topic, …)` hears it join and leave.
+   */
+  readonly presence?: unknown;
 }
 
 /** What a subscription with `since` recovered. */

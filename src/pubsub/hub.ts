@@ -14,6 +14,7 @@ import {
   parsePosition,
 } from "./history.ts";
 import { Joined } from "./joined.ts";
+import { PRESENCE_PREFIX, Presence, type PresenceOptions } from "./presence.ts";
 import { Sequencer } from "./sequencer.ts";
 
 export type { HistoryOptions, PubSubDriver, PubSubStats, TopicHealth };
@@ -58,7 +59,15 @@ export class TopicHub {
   /** Counters. */
   readonly stats: PubSubStats = { published: 0, delivered: 0, dropped: 0, received: 0, missed: 0 };
 
-  constructor(driver: PubSubDriver | undefined, log: HubLog, history?: HistoryOptions) {
+  /** Who is in which topic, on every instance. */
+  readonly presence: Presence;
+
+  constructor(
+    driver: PubSubDriver | undefined,
+    log: HubLog,
+    history?: HistoryOptions,
+    presence?: PresenceOptions,
+  ) {
     this.#log = log;
     const limits = history === undefined ? undefined : historyLimits(history);
     this.#keeps = history === undefined ? () => false : historyMatcher(history);
@@ -90,6 +99,16 @@ export class TopicHub {
       if (this.#backplane !== undefined) this.#backplane.onReconnected = () => sequencer.resync();
       this.#sequencer = sequencer;
     }
+    this.presence = new Presence(
+      {
+        instance: () => this.instance,
+        send: (topic, message) => this.#backplane?.send(topic, message),
+        subscribe: (topic) => this.#backplane?.subscribe(topic),
+        unsubscribe: (topic) => this.#backplane?.unsubscribe(topic),
+        error: (message, error) => log.error(message, error),
+      },
+      presence,
+    );
     // Commands from other instances are heard for the hub's whole life.
     this.#backplane?.subscribe(CONTROL_TOPIC);
   }
@@ -97,6 +116,10 @@ export class TopicHub {
   #received(topic: string, frame: DecodedFrame): void {
     if (topic === CONTROL_TOPIC) {
       this.#remote(frame.message);
+      return;
+    }
+    if (topic.startsWith(PRESENCE_PREFIX)) {
+      this.presence.receive(topic, frame.from, frame.message);
       return;
     }
     if (frame.from !== this.instance) this.stats.received++;
@@ -171,6 +194,16 @@ export class TopicHub {
     options?: SubscribeOptions,
   ): Promise<Recovery> | undefined {
     checkTopic(topic);
+    const recovery = this.#add(subscriber, topic, options);
+    if (options?.presence !== undefined) this.presence.join(topic, subscriber, options.presence);
+    return recovery;
+  }
+
+  #add(
+    subscriber: Subscriber,
+    topic: string,
+    options: SubscribeOptions | undefined,
+  ): Promise<Recovery> | undefined {
     if (this.keeps(topic)) {
       const sequencer = this.#sequencer!;
       if (!sequencer.has(topic)) this.#backplane?.subscribe(topic);
@@ -204,6 +237,7 @@ export class TopicHub {
 
   /** Removes a subscriber from a topic. */
   unsubscribe(subscriber: Subscriber, topic: string): void {
+    this.presence.leave(topic, subscriber);
     const sequencer = this.#sequencer;
     if (sequencer?.remove(topic, subscriber)) {
       this.#joined.remove(subscriber, topic);
@@ -254,6 +288,7 @@ export class TopicHub {
 
   /** Waits for what is in flight to the broker, then disconnects the backplane. */
   close(): Promise<void> {
+    this.presence.close();
     return this.#backplane?.close() ?? Promise.resolve();
   }
 

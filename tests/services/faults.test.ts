@@ -18,6 +18,8 @@ const deno = join(root, "node_modules", ".bin", "deno");
 const entry = "tests/services/instance.ts";
 const MAX_QUEUED = 200;
 const PUBLISH_TIMEOUT = 2000;
+const PRESENCE_HEARTBEAT = 200;
+let presenceEnv: Record<string, string> = {};
 
 interface Stats {
   published: number;
@@ -86,7 +88,9 @@ for (const broker of BROKERS)
         ...broker.env(port),
         MAX_QUEUED: String(MAX_QUEUED),
         PUBLISH_TIMEOUT: String(PUBLISH_TIMEOUT),
+        PRESENCE_HEARTBEAT: String(PRESENCE_HEARTBEAT),
       };
+      presenceEnv = env;
       [instances.node, instances.bun, instances.deno] = await Promise.all([
         startProcess(nodeBin(24), [entry], env),
         startProcess(bun, ["run", entry], env),
@@ -99,6 +103,36 @@ for (const broker of BROKERS)
       if (server) {
         server.kill("SIGCONT");
         await stopBroker(server);
+      }
+    });
+
+    test("presence across instances: members on each listed everywhere; an instance killed with SIGKILL, its members leave", async () => {
+      const room = `present${Date.now()}`;
+      const victim = await startProcess(nodeBin(24), [entry], presenceEnv);
+      const present = async (instance: StartedProcess, user: string) => {
+        const member = await openMember(`${instance.origin}/present/${room}?user=${user}`);
+        members.push(member);
+        return member;
+      };
+      const users = async (instance: StartedProcess) =>
+        (await get<{ members: { data: { user: string } }[] }>(instance, `/presence/${room}`)).members
+          .map((member) => member.data.user)
+          .sort();
+      const ann = await present(instances.node, "ann");
+      await present(instances.bun, "bob");
+      await present(victim, "cid");
+      for (const instance of [instances.node, instances.bun, instances.deno]) {
+        await until(async () => (await users(instance)).join() === "ann,bob,cid", "everyone to be listed");
+      }
+      // A member that leaves is gone everywhere at once; an instance that dies, after three heartbeats.
+      ann.ws.close();
+      process.kill(victim.pid, "SIGKILL");
+      await victim.exited;
+      for (const instance of [instances.bun, instances.deno]) {
+        await until(
+          async () => (await users(instance)).join() === "bob",
+          "the dead instance's member to leave",
+        );
       }
     });
 

@@ -24,7 +24,17 @@ const app = createApp({
     : redisPubSub({ url: envVar("REDIS_URL")!, maxBackoff: 200, onError, ...bounds }),
   logger: { error: () => {}, info: () => {} },
   ...(natsUrl ? {} : { history: { topics: ["kept:*"], size: 10_000 } }),
+  ...(envVar("PRESENCE_HEARTBEAT") ? { presence: { heartbeat: Number(envVar("PRESENCE_HEARTBEAT")) } } : {}),
 });
+// A member of a room's presence, and who is in a room, as every instance sees it.
+app.ws("/present/:room", (socket, ctx) => {
+  const user = new URLSearchParams(ctx.request.query).get("user");
+  void socket.subscribe(`room:${ctx.request.pathParams.room}`, { presence: { user } });
+  socket.send("ready");
+});
+app.get("/presence/:room", async (ctx) =>
+  Response.json(await app.presence(`room:${ctx.request.pathParams.room}`)),
+);
 app.ws("/kept/:room", (socket, ctx) => {
   const since = new URLSearchParams(ctx.request.query).get("since") ?? undefined;
   const send = (message: string | Uint8Array, position: string) =>
