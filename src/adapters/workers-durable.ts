@@ -76,6 +76,7 @@ interface Attachment {
   readonly headers: [string, string][];
   readonly topics: readonly string[];
   readonly tags?: readonly string[];
+  readonly presence?: Readonly<Record<string, unknown>>;
 }
 
 type Pair = new () => Record<0 | 1, HibernatableWebSocket>;
@@ -153,7 +154,10 @@ export function channelHost<TEnv>(app: HostedApp<TEnv>): ChannelHostClass<TEnv> 
       let controller: SocketSink | undefined;
       const shim: UpgradeShim = (_request, open) => {
         controller = open(transport(socket));
-        for (const topic of attachment.topics) controller.subscribe(topic);
+        for (const topic of attachment.topics) {
+          const presence = attachment.presence?.[topic];
+          controller.subscribe(topic, presence === undefined ? undefined : { presence });
+        }
         for (const tag of attachment.tags ?? []) controller.tag(tag);
         return new Response(null, { status: 204 });
       };
@@ -176,6 +180,13 @@ function transport(socket: HibernatableWebSocket): SocketTransport {
     },
     tagsChanged(tags: readonly string[]) {
       socket.serializeAttachment({ ...(socket.deserializeAttachment() as Attachment), tags });
+    },
+    presenceChanged(topic: string, data: unknown) {
+      const attachment = socket.deserializeAttachment() as Attachment;
+      const presence = { ...attachment.presence };
+      if (data === undefined) delete presence[topic];
+      else presence[topic] = data;
+      socket.serializeAttachment({ ...attachment, presence });
     },
   });
 }

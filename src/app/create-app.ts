@@ -228,15 +228,14 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
 
   /**
    * Who is in a topic, on every instance: the members that joined it with `socket.subscribe(topic,
-   * { presence: data })`. On an instance that does not follow the topic yet, asks the others first
-   * (a quarter of a second).
+   * { presence: data })`. An instance that just began following the topic asks the others first
+   * (they have a quarter of a second to answer).
    *
    * @example
    * app.get("/rooms/:room/members", async (ctx) => (await app.presence(`room:${ctx.request.pathParams.room}`)).count);
    */
   presence(topic: string): Promise<PresenceState> {
-    const presence = this.#state.hub.presence;
-    return presence.follows(topic) ? Promise.resolve(presence.state(topic)) : presence.ask(topic, 250);
+    return this.#state.hub.presence.ask(topic);
   }
 
   /**

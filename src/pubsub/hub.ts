@@ -101,6 +101,7 @@ export class TopicHub {
     }
     this.presence = new Presence(
       {
+        shared: this.#backplane !== undefined,
         instance: () => this.instance,
         send: (topic, message) => this.#backplane?.send(topic, message),
         subscribe: (topic) => this.#backplane?.subscribe(topic),

@@ -53,6 +53,8 @@ type Message =
 
 /** What presence needs from its hub: the backplane (when there is one), and this instance's id. */
 export interface PresenceLink {
+  /** Whether there are other instances (a backplane): without, nothing is waited for. */
+  readonly shared: boolean;
   instance(): string;
   send(topic: string, message: string): void;
   subscribe(topic: string): void;
@@ -66,6 +68,8 @@ interface Copy {
 }
 
 interface Followed {
+  // Settles once the other instances had time to answer the `sync` sent when following began.
+  readonly synced: Promise<void>;
   // This instance's members, by subscriber.
   readonly own: Map<object, PresenceMember>;
   // The other instances' members, by instance.
@@ -124,22 +128,21 @@ export class Presence {
     return { count: members.length, members };
   }
 
-  /** Whether this instance follows a topic's presence already (then `state` is complete). */
-  follows(topic: string): boolean {
-    return this.#topics.has(topic);
-  }
-
-  /** Follows a topic's presence for `ms`, asking the others for theirs, then answers who is in it. */
-  async ask(topic: string, ms: number): Promise<PresenceState> {
-    if (this.#topics.has(topic)) return this.state(topic);
+  /**
+   * Who is in a topic, on every instance: following it first if this instance does not (the others
+   * are asked, and have a quarter of a second, at most a heartbeat, to answer). A topic asked about
+   * stays followed for a heartbeat.
+   */
+  async ask(topic: string): Promise<PresenceState> {
     const followed = this.#follow(topic);
-    const listener = (): void => {};
-    followed.listeners.add(listener);
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    const state = this.state(topic);
-    followed.listeners.delete(listener);
-    this.#release(topic, followed);
-    return state;
+    const keep = (): void => {};
+    followed.listeners.add(keep);
+    await followed.synced;
+    const timer = setTimeout(() => {
+      if (followed.listeners.delete(keep)) this.#release(topic, followed);
+    }, this.#heartbeat);
+    (timer as { unref?: () => void }).unref?.();
+    return this.state(topic);
   }
 
   /** Calls `listener` with each join and leave of a topic, on any instance; returns the unsubscribe. */
@@ -200,7 +203,13 @@ export class Presence {
   #follow(topic: string): Followed {
     let followed = this.#topics.get(topic);
     if (followed !== undefined) return followed;
-    followed = { own: new Map(), others: new Map(), listeners: new Set() };
+    const wait = Math.min(250, this.#heartbeat);
+    followed = {
+      synced: this.#link.shared ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve(),
+      own: new Map(),
+      others: new Map(),
+      listeners: new Set(),
+    };
     this.#topics.set(topic, followed);
     this.#link.subscribe(PRESENCE_PREFIX + topic);
     this.#send(topic, { op: "sync" });

@@ -37,6 +37,8 @@ export interface SocketTransport {
   topicsChanged?(topics: readonly string[]): void;
   /** Told the socket's tags when they change (kept with the socket the same way). */
   tagsChanged?(tags: readonly string[]): void;
+  /** Told the socket's presence data in a topic when it joins (or, `undefined`, leaves) it: kept the same way. */
+  presenceChanged?(topic: string, data: unknown): void;
   /** The runtime's own topics for this socket (Bun's), which then deliver topic messages. */
   readonly native?: NativeTopics | undefined;
 }
@@ -47,8 +49,8 @@ export interface SocketSink {
   receive(message: string | ArrayBuffer | Uint8Array): void;
   /** The connection closed. */
   closed(code: number, reason: string): void;
-  /** Joins a topic again (a socket woken from hibernation). */
-  subscribe(topic: string): void;
+  /** Joins a topic again (a socket woken from hibernation), in its presence if it was. */
+  subscribe(topic: string, options?: { readonly presence?: unknown }): unknown;
   /** Takes a tag again (a socket woken from hibernation). */
   tag(name: string): void;
 }

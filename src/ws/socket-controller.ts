@@ -66,6 +66,7 @@ export class SocketController implements Socket, SocketSink {
     if (this.readyState === 3) return options === undefined ? undefined : Promise.resolve(CLOSED);
     const recovery = this.#topics().subscribe(this, topic, options);
     this.#transport.topicsChanged?.(this.#topics().topicsOf(this));
+    if (options?.presence !== undefined) this.#transport.presenceChanged?.(topic, options.presence);
     if (options === undefined) return undefined;
     return recovery ?? Promise.resolve(NOTHING_MISSED);
   }
@@ -73,6 +74,7 @@ export class SocketController implements Socket, SocketSink {
   unsubscribe(topic: string): void {
     this.#topics().unsubscribe(this, topic);
     this.#transport.topicsChanged?.(this.#topics().topicsOf(this));
+    this.#transport.presenceChanged?.(topic, undefined);
   }
 
   publish(topic: string, message: string | Uint8Array, options: PublishOptions = {}): void {

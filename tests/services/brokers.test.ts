@@ -255,7 +255,7 @@ for (const broker of BROKERS)
   });
 
 describe("examples/chat in two-instance mode: Node and Bun sharing Redis", () => {
-  test("a member on each instance hears the other", async () => {
+  test("a member on each instance hears the other, and the head count is the room's", async () => {
     const port = await freePort();
     const redis = await BROKERS[0]!.start(port);
     const env = { REDIS_URL: `redis://127.0.0.1:${port}`, PORT: "0" };
@@ -272,6 +272,9 @@ describe("examples/chat in two-instance mode: Node and Bun sharing Redis", () =>
         await new Promise((resolve) => setTimeout(resolve, 100));
         return ada.got.includes("bob: ping");
       }, "bob's messages to reach ada across instances");
+      // The room's presence spans both instances: bob, on Bun, is the second one here.
+      assert.ok(ada.got.includes("* ada joined (1 here)"), ada.got.join("\n"));
+      assert.ok(ada.got.includes("* bob joined (2 here)"), ada.got.join("\n"));
       ada.ws.send("hello bob");
       await until(() => bob.got.includes("ada: hello bob"), "ada's message to reach bob");
       bob.ws.close();
