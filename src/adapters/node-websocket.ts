@@ -1,7 +1,8 @@
 import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import * as wsModule from "ws";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { SocketTransport, UpgradeShim } from "../runtime/runtime.ts";
+import type { Broadcast, SocketTransport, UpgradeShim } from "../runtime/runtime.ts";
 import { type FetchApp, nodeFetch } from "./node-handler.ts";
 import { toRequest } from "./node-request.ts";
 import { toNodeHeaders } from "./node-response.ts";
@@ -75,9 +76,42 @@ export class NodeUpgrades {
 const FAULT_CODES = new Set([1008, 1009]);
 const FAULT_GRACE = 1000;
 
+// A message to many sockets is framed once and that frame written to each (`ws`'s own advice for
+// broadcasting, websockets/ws#617; Socket.IO does the same): possible while no extension (compression)
+// rewrites frames, as Portico's server negotiates none.
+interface FrameSender {
+  sendFrame(frame: Buffer[]): void;
+}
+type Frame = (data: Buffer, options: Record<string, boolean | number>) => Buffer[];
+const frame = (wsModule as unknown as { Sender?: { frame?: Frame } }).Sender?.frame;
+const frameOf = (data: string | Uint8Array): Buffer[] =>
+  frame!(
+    typeof data === "string" ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+    {
+      fin: true,
+      rsv1: false,
+      opcode: typeof data === "string" ? 1 : 2,
+      mask: false,
+      readOnly: false,
+    },
+  );
+
 function transport(ws: WebSocket): SocketTransport {
+  const sender = (ws as unknown as { _sender?: Partial<FrameSender> })._sender;
+  const framed =
+    frame !== undefined && typeof sender?.sendFrame === "function" && ws.extensions === ""
+      ? (sender as FrameSender)
+      : undefined;
   return {
     send: (data) => ws.send(data),
+    ...(framed === undefined
+      ? {}
+      : {
+          sendBroadcast(broadcast: Broadcast) {
+            broadcast.prepared ??= frameOf(broadcast.data);
+            framed.sendFrame(broadcast.prepared as Buffer[]);
+          },
+        }),
     close: (code, reason) => {
       ws.close(code, reason);
       if (!FAULT_CODES.has(code)) return;

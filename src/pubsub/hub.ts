@@ -1,7 +1,7 @@
 // Topics: which local sockets listen to what; the backplane (`backplane.ts`) carries them between instances.
 
 import type { Recovery, SubscribeOptions } from "../context/socket.ts";
-import type { NativeTopics, TopicMessage } from "../runtime/runtime.ts";
+import type { Broadcast, NativeTopics, TopicMessage } from "../runtime/runtime.ts";
 import { Backplane } from "./backplane.ts";
 import { type ControlCommand, type Controlled, readCommand, Tags } from "./control.ts";
 import type { PubSubDriver, PubSubStats, TopicHealth } from "./driver.ts";
@@ -23,6 +23,8 @@ export type { HistoryOptions, PubSubDriver, PubSubStats, TopicHealth };
 export interface Subscriber {
   /** Sends a message; returns `false` when it was not delivered (the socket closing, or closed for being slow). */
   send(data: string | Uint8Array): unknown;
+  /** Sends a message that goes to many subscribers (the runtime may prepare its frame once). */
+  broadcast?(broadcast: Broadcast): unknown;
   /** The runtime's own topics for this socket, where it has them (Bun's). */
   readonly native?: NativeTopics | undefined;
 }
@@ -296,11 +298,13 @@ export class TopicHub {
   #deliver(topic: string, message: TopicMessage, except: Subscriber | undefined): void {
     const members = this.#topics.get(topic);
     if (members === undefined) return;
+    const broadcast: Broadcast = { data: message };
     for (const member of members.own) {
       if (member === except) continue;
       // One subscriber's failure (workerd refuses I/O on another request's socket) stops no other.
       try {
-        if (member.send(message) !== false) this.stats.delivered++;
+        const sent = member.broadcast === undefined ? member.send(message) : member.broadcast(broadcast);
+        if (sent !== false) this.stats.delivered++;
       } catch (error) {
         this.#log.error(
           "[portico] a topic message could not be delivered to a subscriber of this instance",

@@ -23,10 +23,21 @@ export interface NativeTopics {
   publishAll(topic: string, message: TopicMessage): void;
 }
 
+/**
+ * One message on its way to many sockets (a topic's fan-out): a runtime that can prepare its frame once
+ * keeps it in `prepared` for the next socket.
+ */
+export interface Broadcast {
+  readonly data: string | Uint8Array;
+  prepared?: unknown;
+}
+
 /** What a runtime's websocket must offer for Portico to drive it. */
 export interface SocketTransport {
   /** Sends text or bytes. */
   send(data: string | Uint8Array): void;
+  /** Sends a message that goes to many sockets, its frame prepared once (default: `send`). */
+  sendBroadcast?(broadcast: Broadcast): void;
   /** Closes the connection with a code and a reason. */
   close(code: number, reason: string): void;
   /** 0 connecting, 1 open, 2 closing, 3 closed. */

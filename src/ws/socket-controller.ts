@@ -8,7 +8,7 @@ import {
   type SubscribeOptions,
 } from "../context/socket.ts";
 import type { TopicHub } from "../pubsub/hub.ts";
-import type { NativeTopics, SocketSink, SocketTransport } from "../runtime/runtime.ts";
+import type { Broadcast, NativeTopics, SocketSink, SocketTransport } from "../runtime/runtime.ts";
 
 /** The limits a socket enforces (from the app's `limits`). */
 export interface SocketLimits {
@@ -105,7 +105,19 @@ export class SocketController implements Socket, SocketSink {
   send(data: string | Uint8Array | ArrayBuffer): boolean {
     if (this.readyState !== 1) return false;
     this.#transport.send(data instanceof ArrayBuffer ? new Uint8Array(data) : data);
-    // A client that does not read would make the runtime buffer without end.
+    return this.#flowing();
+  }
+
+  /** Sends a topic's message, which goes to many sockets (the runtime may reuse its frame). */
+  broadcast(broadcast: Broadcast): boolean {
+    if (this.readyState !== 1) return false;
+    if (this.#transport.sendBroadcast === undefined) this.#transport.send(broadcast.data);
+    else this.#transport.sendBroadcast(broadcast);
+    return this.#flowing();
+  }
+
+  // Whether the client keeps up: one that does not read would make the runtime buffer without end.
+  #flowing(): boolean {
     if (this.#transport.bufferedAmount > this.#limits.wsBufferedAmount) {
       this.close(BACKPRESSURE_CLOSE_CODE, "Client too slow: send buffer over the limit");
       return false;

@@ -1,6 +1,9 @@
 // The backplane drivers against a real broker, below the hub: what the hub asks of them.
 import assert from "node:assert/strict";
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { PubSubDriver } from "../../src/mod.ts";
 import { natsPubSub } from "../../src/pubsub/nats.ts";
@@ -88,9 +91,124 @@ async function authenticated(
   };
 }
 
-for (const name of ["Redis", "NATS"] as const)
-  test(`${name}: credentials given as client options are used; wrong ones are reported and nothing crosses`, async () => {
-    const broker = await authenticated(name);
+// A broker on TLS only, its certificate signed by a CA made here: the clients' TLS options pass through.
+async function encrypted(
+  name: "Redis" | "NATS",
+): Promise<{ server: ChildProcess; good: () => PubSubDriver; bad: () => PubSubDriver }> {
+  const dir = mkdtempSync(join(tmpdir(), "portico-tls-"));
+  const file = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync("openssl", args, { stdio: "ignore" });
+  openssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    file("ca.key"),
+    "-out",
+    file("ca.pem"),
+    "-days",
+    "1",
+    "-subj",
+    "/CN=portico-test-ca",
+  );
+  openssl(
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    file("server.key"),
+    "-out",
+    file("server.csr"),
+    "-subj",
+    "/CN=127.0.0.1",
+  );
+  writeFileSync(file("san.ext"), "subjectAltName=IP:127.0.0.1\n");
+  openssl(
+    "x509",
+    "-req",
+    "-in",
+    file("server.csr"),
+    "-CA",
+    file("ca.pem"),
+    "-CAkey",
+    file("ca.key"),
+    "-CAcreateserial",
+    "-out",
+    file("server.pem"),
+    "-days",
+    "1",
+    "-extfile",
+    file("san.ext"),
+  );
+  const ca = readFileSync(file("ca.pem"), "utf8");
+  const port = await freePort();
+  if (name === "Redis") {
+    const server = await startBroker(
+      REDIS,
+      [
+        "--port",
+        "0",
+        "--tls-port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--tls-cert-file",
+        file("server.pem"),
+        "--tls-key-file",
+        file("server.key"),
+        "--tls-ca-cert-file",
+        file("ca.pem"),
+        "--tls-auth-clients",
+        "no",
+      ],
+      "Ready to accept connections",
+    );
+    const url = `rediss://127.0.0.1:${port}`;
+    return {
+      server,
+      good: () => redisPubSub({ url, client: { socket: { tls: true, ca } } }),
+      // Without the CA, the server's certificate is not trusted.
+      bad: () => redisPubSub({ url, maxBackoff: 100 }),
+    };
+  }
+  const server = await startBroker(
+    NATS,
+    [
+      "-a",
+      "127.0.0.1",
+      "-p",
+      String(port),
+      "--tls",
+      "--tlscert",
+      file("server.pem"),
+      "--tlskey",
+      file("server.key"),
+    ],
+    "Server is ready",
+  );
+  const servers = `tls://127.0.0.1:${port}`;
+  return {
+    server,
+    good: () => natsPubSub({ servers, connection: { tls: { ca } } }),
+    bad: () => natsPubSub({ servers, connection: { tls: {} } }),
+  };
+}
+
+for (const [name, secured, what] of [
+  ["Redis", authenticated, "credentials"],
+  ["NATS", authenticated, "credentials"],
+  ["Redis", encrypted, "TLS"],
+  ["NATS", encrypted, "TLS"],
+] as const)
+  test(`${name}: ${what} given as client options are used; a client without is reported and nothing crosses`, async () => {
+    const broker = await secured(name);
     try {
       const received: string[] = [];
       const listener = broker.good();
@@ -114,7 +232,7 @@ for (const name of ["Redis", "NATS"] as const)
         () => {},
         (error) => errors.push(error),
       );
-      await until(() => errors.length > 0, "the wrong credentials to be reported");
+      await until(() => errors.length > 0, `the wrong ${what} to be reported`);
       assert.equal(await intruder.publish("t", new TextEncoder().encode("intruder")), false);
       await Promise.all([listener.close(), sender.close(), intruder.close()]);
       assert.ok(!received.includes("intruder"));
