@@ -98,6 +98,12 @@ const frameOf = (data: string | Uint8Array): Buffer[] =>
 
 function transport(ws: WebSocket): SocketTransport {
   const sender = (ws as unknown as { _sender?: Partial<FrameSender> })._sender;
+  const net = (ws as unknown as { _socket?: Duplex })._socket;
+  let corked = false;
+  const uncork = (): void => {
+    corked = false;
+    net?.uncork();
+  };
   const framed =
     frame !== undefined && typeof sender?.sendFrame === "function" && ws.extensions === ""
       ? (sender as FrameSender)
@@ -109,6 +115,12 @@ function transport(ws: WebSocket): SocketTransport {
       : {
           sendBroadcast(broadcast: Broadcast) {
             broadcast.prepared ??= frameOf(broadcast.data);
+            // A burst (a loop of publishes, or a batch read from the broker) leaves in one write per socket.
+            if (!corked && net !== undefined) {
+              corked = true;
+              net.cork();
+              process.nextTick(uncork);
+            }
             framed.sendFrame(broadcast.prepared as Buffer[]);
           },
         }),
