@@ -89,6 +89,7 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
   let connection: Promise<NatsConnection> | undefined;
   let nc: NatsConnection | undefined;
   let connected = false;
+  let closed = false;
   let receive: (topic: string, frame: Uint8Array) => void = () => {};
   // The batch whose ping is out, and the one filling behind it.
   let pinged: Batch | undefined;
@@ -120,35 +121,54 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
       const status = onStatus ?? (() => {});
       receive = onFrame;
       status(false);
-      connection = connect({
-        ...options.connection,
-        servers: typeof options.servers === "string" ? options.servers : [...options.servers],
-        reconnect: true,
-        maxReconnectAttempts: -1,
-        reconnectTimeWait: options.reconnectWait ?? 250,
-        pingInterval: options.pingInterval ?? 2000,
-        maxPingOut: 2,
-        waitOnFirstConnect: true,
-      });
-      connection.then(async (opened) => {
-        nc = opened;
-        connected = true;
-        status(true);
-        for await (const event of opened.status()) {
-          if (event.type === "disconnect" || event.type === "staleConnection") {
-            if (!connected) continue;
-            connected = false;
-            lose();
-            status(false);
-            report(
-              new Error("NATS connection lost: publishes to other instances are dropped until it is back"),
-            );
-          } else if (event.type === "reconnect") {
-            connected = true;
-            status(true);
+      const wait = options.reconnectWait ?? 250;
+      // The first connection is tried until it is made (or the driver closed), its failure reported
+      // once (a server refusing the credentials or the certificate would otherwise be retried in
+      // silence); after it, the client's own reconnection takes over.
+      connection = (async () => {
+        let reported = false;
+        for (;;) {
+          if (closed) throw new Error("The NATS backplane is closed");
+          try {
+            return await connect({
+              ...options.connection,
+              servers: typeof options.servers === "string" ? options.servers : [...options.servers],
+              reconnect: true,
+              maxReconnectAttempts: -1,
+              reconnectTimeWait: wait,
+              pingInterval: options.pingInterval ?? 2000,
+              maxPingOut: 2,
+            });
+          } catch (error) {
+            if (!reported) report(new Error("Could not connect to NATS: retrying", { cause: error }));
+            reported = true;
+            await new Promise((resolve) => setTimeout(resolve, wait));
           }
         }
-      }, report);
+      })();
+      connection.then(
+        async (opened) => {
+          if (closed) return;
+          nc = opened;
+          connected = true;
+          status(true);
+          for await (const event of opened.status()) {
+            if (event.type === "disconnect" || event.type === "staleConnection") {
+              if (!connected) continue;
+              connected = false;
+              lose();
+              status(false);
+              report(
+                new Error("NATS connection lost: publishes to other instances are dropped until it is back"),
+              );
+            } else if (event.type === "reconnect") {
+              connected = true;
+              status(true);
+            }
+          }
+        },
+        () => {},
+      );
     },
     async subscribe(topic) {
       wanted.add(topic);
@@ -181,6 +201,7 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
       nc?.reconnect().catch(() => {});
     },
     async close() {
+      closed = true;
       const opened = await connection?.catch(() => undefined);
       if (opened !== undefined && !opened.isClosed()) {
         // A server that does not answer cannot be drained: closed after a second.

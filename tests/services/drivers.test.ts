@@ -125,7 +125,7 @@ async function encrypted(
     "-subj",
     "/CN=127.0.0.1",
   );
-  writeFileSync(file("san.ext"), "subjectAltName=IP:127.0.0.1\n");
+  writeFileSync(file("san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
   openssl(
     "x509",
     "-req",
