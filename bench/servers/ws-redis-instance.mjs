@@ -3,16 +3,15 @@
 // through a Redis channel per room (this instance's own messages skipped when they come back). POST
 // /publish/<room>?n=N&size=S publishes N stamped messages; GET /memory as the others. Prints READY <url>.
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:http";
 import { createClient } from "redis";
 import { WebSocketServer } from "ws";
+import { peerServer } from "./peer-http.mjs";
 
 const id = randomUUID();
 const pub = createClient({ url: process.env.REDIS_URL });
 const sub = pub.duplicate();
 await Promise.all([pub.connect(), sub.connect()]);
 const rooms = new Map();
-const stamp = () => (performance.timeOrigin + performance.now()).toFixed(3);
 
 const local = (room, text, except) => {
   for (const ws of rooms.get(room) ?? []) if (ws !== except) ws.send(text);
@@ -34,23 +33,7 @@ const join = async (room, ws) => {
   members.add(ws);
 };
 
-const http = createServer((req, res) => {
-  const url = new URL(req.url, "http://x");
-  if (url.pathname.startsWith("/publish/")) {
-    const room = url.pathname.slice("/publish/".length);
-    const n = Number(url.searchParams.get("n") ?? 1);
-    const pad = "x".repeat(Number(url.searchParams.get("size") ?? 0));
-    for (let i = 0; i < n; i++) publish(room, `${stamp()} ${i} ${pad}`);
-    res.end("ok");
-  } else if (url.pathname === "/memory") {
-    globalThis.gc?.();
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify(process.memoryUsage()));
-  } else {
-    res.statusCode = 404;
-    res.end();
-  }
-});
+const http = peerServer(publish);
 const wss = new WebSocketServer({ server: http });
 wss.on("connection", async (ws, req) => {
   const room = new URL(req.url, "http://x").pathname.slice("/room/".length);

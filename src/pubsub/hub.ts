@@ -1,7 +1,8 @@
-// Topics: which local sockets listen to what; the backplane (`backplane.ts`) carries them between instances.
+// Topics: which local sockets listen to what (`local.ts`; topics with a history: `sequencer.ts`), who
+// is in a topic (`presence.ts`), and the backplane (`backplane.ts`) that carries them between instances.
 
 import type { Recovery, SubscribeOptions } from "../context/socket.ts";
-import type { Broadcast, NativeTopics, TopicMessage } from "../runtime/runtime.ts";
+import type { TopicMessage } from "../runtime/runtime.ts";
 import { Backplane } from "./backplane.ts";
 import { type ControlCommand, type Controlled, readCommand, Tags } from "./control.ts";
 import type { PubSubDriver, PubSubStats, TopicHealth } from "./driver.ts";
@@ -14,26 +15,11 @@ import {
   parsePosition,
 } from "./history.ts";
 import { Joined } from "./joined.ts";
+import { LocalTopics, type Subscriber } from "./local.ts";
 import { PRESENCE_PREFIX, Presence, type PresenceOptions } from "./presence.ts";
 import { Sequencer } from "./sequencer.ts";
 
-export type { HistoryOptions, PubSubDriver, PubSubStats, TopicHealth };
-
-/** What receives a topic's messages locally: a websocket. */
-export interface Subscriber {
-  /** Sends a message; returns `false` when it was not delivered (the socket closing, or closed for being slow). */
-  send(data: string | Uint8Array): unknown;
-  /** Sends a message that goes to many subscribers (the runtime may prepare its frame once). */
-  broadcast?(broadcast: Broadcast): unknown;
-  /** The runtime's own topics for this socket, where it has them (Bun's). */
-  readonly native?: NativeTopics | undefined;
-}
-
-// A topic's local subscribers: those the hub sends to itself, and those the runtime delivers to.
-interface Members {
-  readonly own: Set<Subscriber>;
-  readonly native: Set<Subscriber>;
-}
+export type { HistoryOptions, PubSubDriver, PubSubStats, Subscriber, TopicHealth };
 
 /** Where the hub tells what happened: failures, and the backplane's recoveries. */
 export interface HubLog {
@@ -48,7 +34,7 @@ export interface HubLog {
  * (through its `Backplane`).
  */
 export class TopicHub {
-  readonly #topics = new Map<string, Members>();
+  readonly #local: LocalTopics;
   readonly #backplane: Backplane | undefined;
   readonly #joined = new Joined<Subscriber>();
   readonly #log: HubLog;
@@ -71,6 +57,9 @@ export class TopicHub {
     presence?: PresenceOptions,
   ) {
     this.#log = log;
+    this.#local = new LocalTopics((count) => {
+      this.stats.delivered += count;
+    }, log.error);
     const limits = history === undefined ? undefined : historyLimits(history);
     this.#keeps = history === undefined ? () => false : historyMatcher(history);
     this.#backplane =
@@ -128,7 +117,7 @@ export class TopicHub {
     if (frame.from !== this.instance) this.stats.received++;
     const position = frame.at === undefined ? undefined : parsePosition(frame.at);
     if (position === undefined || this.#sequencer === undefined) {
-      this.#deliver(topic, frame.message, undefined);
+      this.#local.deliver(topic, frame.message, undefined);
       return;
     }
     this.#sequencer.receive(topic, position.epoch, {
@@ -223,17 +212,7 @@ export class TopicHub {
         `Topic "${topic}" keeps no history to replay from: name it in createApp({ history })`,
       );
     }
-    let members = this.#topics.get(topic);
-    if (members === undefined) {
-      members = { own: new Set(), native: new Set() };
-      this.#topics.set(topic, members);
-      this.#backplane?.subscribe(topic);
-    }
-    if (subscriber.native === undefined) members.own.add(subscriber);
-    else if (!members.native.has(subscriber)) {
-      members.native.add(subscriber);
-      subscriber.native.subscribe(topic);
-    }
+    if (this.#local.add(subscriber, topic)) this.#backplane?.subscribe(topic);
     this.#joined.add(subscriber, topic);
     return undefined;
   }
@@ -247,19 +226,10 @@ export class TopicHub {
       if (!sequencer.has(topic)) this.#backplane?.unsubscribe(topic);
       return;
     }
-    const members = this.#topics.get(topic);
-    if (members === undefined) return;
-    if (members.native.delete(subscriber)) {
-      try {
-        subscriber.native?.unsubscribe(topic);
-      } catch {
-        // The runtime already dropped a closed socket's topics.
-      }
-    } else if (!members.own.delete(subscriber)) return;
+    const emptied = this.#local.remove(subscriber, topic);
+    if (emptied === undefined) return;
     this.#joined.remove(subscriber, topic);
-    if (members.own.size > 0 || members.native.size > 0) return;
-    this.#topics.delete(topic);
-    this.#backplane?.unsubscribe(topic);
+    if (emptied) this.#backplane?.unsubscribe(topic);
   }
 
   /** Removes a subscriber from every topic (its socket closed). */
@@ -286,50 +256,12 @@ export class TopicHub {
       return;
     }
     this.#backplane?.send(topic, message);
-    this.#deliver(topic, message, except);
+    this.#local.deliver(topic, message, except);
   }
 
   /** Waits for what is in flight to the broker, then disconnects the backplane. */
   close(): Promise<void> {
     this.presence.close();
     return this.#backplane?.close() ?? Promise.resolve();
-  }
-
-  #deliver(topic: string, message: TopicMessage, except: Subscriber | undefined): void {
-    const members = this.#topics.get(topic);
-    if (members === undefined) return;
-    const broadcast: Broadcast = { data: message };
-    for (const member of members.own) {
-      if (member === except) continue;
-      // One subscriber's failure (workerd refuses I/O on another request's socket) stops no other.
-      try {
-        const sent = member.broadcast === undefined ? member.send(message) : member.broadcast(broadcast);
-        if (sent !== false) this.stats.delivered++;
-      } catch (error) {
-        this.#log.error(
-          "[portico] a topic message could not be delivered to a subscriber of this instance",
-          error,
-        );
-      }
-    }
-    // The runtime fans out to its own sockets in one call: from the sender's socket when it has native
-    // topics (that leaves the sender out), else through any of them, to all.
-    const size = members.native.size;
-    if (size === 0) return;
-    const [first] = members.native;
-    try {
-      if (except?.native !== undefined) {
-        except.native.publish(topic, message);
-        this.stats.delivered += members.native.has(except) ? size - 1 : size;
-      } else {
-        first!.native!.publishAll(topic, message);
-        this.stats.delivered += size;
-      }
-    } catch (error) {
-      this.#log.error(
-        "[portico] a topic message could not be delivered to a subscriber of this instance",
-        error,
-      );
-    }
   }
 }

@@ -48,28 +48,21 @@ test("NATS: an unsubscribe made before the connection is up wins over the subscr
   await Promise.all([listener.close(), sender.close()]);
 });
 
+/** A redis-server on loopback without persistence, with more arguments (its port among them). */
+const redisWith = (args: string[]): Promise<ChildProcess> =>
+  startBroker(
+    REDIS,
+    ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...args],
+    "Ready to accept connections",
+  );
+
 // A broker that asks for credentials: the drivers pass the clients' own options through.
 async function authenticated(
   name: "Redis" | "NATS",
 ): Promise<{ server: ChildProcess; good: () => PubSubDriver; bad: () => PubSubDriver }> {
   const port = await freePort();
   if (name === "Redis") {
-    const server = await startBroker(
-      REDIS,
-      [
-        "--port",
-        String(port),
-        "--bind",
-        "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--requirepass",
-        "s3cret",
-      ],
-      "Ready to accept connections",
-    );
+    const server = await redisWith(["--port", String(port), "--requirepass", "s3cret"]);
     return {
       server,
       good: () => redisPubSub({ url: `redis://127.0.0.1:${port}`, client: { password: "s3cret" } }),
@@ -146,30 +139,20 @@ async function encrypted(
   const ca = readFileSync(file("ca.pem"), "utf8");
   const port = await freePort();
   if (name === "Redis") {
-    const server = await startBroker(
-      REDIS,
-      [
-        "--port",
-        "0",
-        "--tls-port",
-        String(port),
-        "--bind",
-        "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
-        "--tls-cert-file",
-        file("server.pem"),
-        "--tls-key-file",
-        file("server.key"),
-        "--tls-ca-cert-file",
-        file("ca.pem"),
-        "--tls-auth-clients",
-        "no",
-      ],
-      "Ready to accept connections",
-    );
+    const server = await redisWith([
+      "--port",
+      "0",
+      "--tls-port",
+      String(port),
+      "--tls-cert-file",
+      file("server.pem"),
+      "--tls-key-file",
+      file("server.key"),
+      "--tls-ca-cert-file",
+      file("ca.pem"),
+      "--tls-auth-clients",
+      "no",
+    ]);
     const url = `rediss://127.0.0.1:${port}`;
     return {
       server,
