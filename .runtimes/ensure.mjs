@@ -31,6 +31,8 @@ const systemPackages = [
   { name: "chromium", binary: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
   { name: "redis-server", binary: "/usr/bin/redis-server" },
   { name: "nats-server", binary: "/usr/sbin/nats-server" },
+  // The TLS tests of the backplane drivers make their certificates with it.
+  { name: "openssl", binary: "/usr/bin/openssl" },
 ];
 const missing = systemPackages.filter(({ binary }) => !existsSync(binary)).map(({ name }) => name);
 if (missing.length > 0) {
