@@ -104,6 +104,7 @@ export { createRouter, type Method, type RouteOptions, Router } from "./router/c
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
 export type { NamespaceCallback, ScopeErrorHandler, ScopeNotFoundHandler } from "./router/scope.ts";
 export type {
+  Broadcast,
   Coding,
   Compressor,
   NativeTopics,

@@ -28,7 +28,9 @@ export interface NativeTopics {
  * keeps it in `prepared` for the next socket.
  */
 export interface Broadcast {
+  /** The message. */
   readonly data: string | Uint8Array;
+  /** The runtime's frame for it, made by the first socket and reused by the others. */
   prepared?: unknown;
 }
 

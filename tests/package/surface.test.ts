@@ -94,6 +94,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "Runtime",
       "SocketSink",
       "SocketTransport",
+      "Broadcast",
       "UpgradeOptions",
       "UpgradeShim",
       "CallResult",
