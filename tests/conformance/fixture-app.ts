@@ -7,5 +7,7 @@ export const app = createApp({
   logger: { error: () => {}, warn: () => {} },
   // Above every adapter's and runtime's own default, to show the app's setting is the one applied.
   limits: { wsMessageSize: 2 * 1024 * 1024 },
+  // topics/recovery.ts: these topics keep a history (in memory: no backplane here).
+  history: { topics: ["kept:*"] },
 });
 for (const topic of TOPICS) topic.routes(app);

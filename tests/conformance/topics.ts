@@ -12,6 +12,7 @@ import { multipart } from "./topics/multipart.ts";
 import { namespaces } from "./topics/namespaces.ts";
 import { patterns } from "./topics/patterns.ts";
 import { pubsub } from "./topics/pubsub.ts";
+import { recovery } from "./topics/recovery.ts";
 import { requests } from "./topics/requests.ts";
 import { seams } from "./topics/seams.ts";
 import { validators } from "./topics/validators.ts";
@@ -33,6 +34,7 @@ export const TOPICS: readonly Topic[] = [
   batteries,
   multipart,
   pubsub,
+  recovery,
   validators,
   seams,
   matrix,
