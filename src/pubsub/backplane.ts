@@ -3,7 +3,7 @@
 import type { TopicMessage } from "../runtime/runtime.ts";
 import { settleWithin } from "../runtime/settle-within.ts";
 import type { BackplaneLog, PubSubDriver, PubSubStats, TopicHealth } from "./driver.ts";
-import { closeFrame, type DecodedFrame, decodeFrame, openFrame } from "./frame.ts";
+import { type DecodedFrame, decodeFrame, encodeFrame, openFrame } from "./frame.ts";
 import type { HistoryLimits, HistoryRead, HistoryStore } from "./history.ts";
 import { parsePosition } from "./history.ts";
 import { Outbox, type OutboxLimits } from "./outbox.ts";
@@ -105,10 +105,7 @@ export class Backplane implements HistoryStore {
 
   /** Sends a message to the other instances. */
   send(topic: string, message: TopicMessage): void {
-    this.#hand(() => {
-      const { head, body } = openFrame(this.#from(), message);
-      return this.#driver.publish(topic, closeFrame(head, body));
-    });
+    this.#hand(() => this.#driver.publish(topic, encodeFrame(this.#from(), message)));
   }
 
   /** Appends a message to a topic's history; it comes back numbered (`receive`), or is dropped. */

@@ -47,7 +47,7 @@ export interface PubSubDriver {
   /**
    * For topics with a history (`createApp({ history })`): appends a frame to the topic's history,
    * numbering it, and publishes it to every instance, this one included. The frame's head comes open
-   * (`openFrame`): the driver closes it with the position it gives (`closeFrame`), atomically with the
+   * (`openFrame`): the driver closes it with the position it gives (`,"at":"<epoch>:<seq>"}` and a newline), atomically with the
    * number, so that every instance receives a topic's frames in the order of their numbers. Waits for a
    * broker that is reconnecting (the backplane's publish timeout bounds the wait); resolves `false` when
    * it was not appended.

@@ -24,7 +24,7 @@ const decoder = new TextDecoder();
 
 /**
  * A frame's head left open (no closing brace, no newline) and its body: a broker's history script
- * numbers the message and closes the head with `,"at":"<epoch>:<seq>"}` (`closeFrame`).
+ * numbers the message and closes the head with `,"at":"<epoch>:<seq>"}` and the newline.
  */
 export function openFrame(
   from: string,
@@ -38,9 +38,9 @@ export function openFrame(
   return { head: json.slice(0, -1), body: binary ? message : encoder.encode(message) };
 }
 
-/** The frame of an open head and body, numbered (`at`, a history's position) or not. */
-export function closeFrame(head: string, body: Uint8Array, at?: string): Uint8Array {
-  const closed = encoder.encode(at === undefined ? `${head}}\n` : `${head},"at":${JSON.stringify(at)}}\n`);
+/** The frame of an open head and body. */
+function closeFrame(head: string, body: Uint8Array): Uint8Array {
+  const closed = encoder.encode(`${head}}\n`);
   const frame = new Uint8Array(closed.byteLength + body.byteLength);
   frame.set(closed);
   frame.set(body, closed.byteLength);

@@ -140,8 +140,11 @@ export class RedisHistory {
 
   /** Fails every append waiting (the app closes, or the connection is replaced for not answering). */
   fail(error: Error): void {
-    for (const append of this.#unanswered.values()) if (!append.inFlight) append.fail(error);
-    for (const [counter, append] of this.#unanswered) if (!append.inFlight) this.#unanswered.delete(counter);
+    for (const [counter, append] of this.#unanswered) {
+      if (append.inFlight) continue;
+      this.#unanswered.delete(counter);
+      append.fail(error);
+    }
   }
 
   #send(counter: number, append: Append): void {

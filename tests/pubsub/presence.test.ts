@@ -115,13 +115,3 @@ test("presence data is JSON, copied at join; bad options say so", () => {
   assert.throws(() => createApp({ presence: { heartbeat: 0 } }), /presence.heartbeat must be at least 10/);
   a.presence.close();
 });
-
-test("app.presence and app.onPresence on one instance, without a backplane", async () => {
-  const app = createApp();
-  assert.deepEqual(await app.presence("room"), { count: 0, members: [] });
-  const heard: string[] = [];
-  const stop = app.onPresence("room", (event) => heard.push(event.type));
-  stop();
-  assert.deepEqual(heard, []);
-  await app.close();
-});

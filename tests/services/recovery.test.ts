@@ -121,6 +121,16 @@ describe("topics with a history over Redis: instance SIGKILL and broker restart 
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Publishes probes from `publisher` until every client has one (their instances are subscribed). */
+  async function subscribed(publisher: StartedProcess, room: string, everyone: KeptClient[], what: string) {
+    let probe = 0;
+    await until(async () => {
+      await burst(publisher, room, probe++, 1, "probe");
+      await pause(100);
+      return everyone.every((client) => client.last !== undefined);
+    }, what);
+  }
+
   /** Publishes `k<from>`…`k<from+n-1>` from `instance`. */
   const burst = (instance: StartedProcess, room: string, from: number, n: number, tag = "k") =>
     fetch(`${instance.origin}/burst/${room}?topic=kept&tag=${tag}&n=${n}&from=${from}`, { method: "POST" });
@@ -148,14 +158,7 @@ describe("topics with a history over Redis: instance SIGKILL and broker restart 
     clients.push(...onVictim);
     for (const client of onVictim) await client.open(victim.origin);
     // The victim's subscription is made once its first client joined: wait until a message crosses.
-    let probe = 0;
-    await until(async () => {
-      await fetch(`${instances.node.origin}/burst/${room}?topic=kept&tag=probe&n=1&from=${probe++}`, {
-        method: "POST",
-      });
-      await pause(100);
-      return onVictim.every((client) => client.last !== undefined);
-    }, "the victim to be subscribed");
+    await subscribed(instances.node, room, onVictim, "the victim to be subscribed");
     const n = 600;
     let killed = false;
     await publish(instances.node, room, n, 20, async (sent) => {
@@ -188,14 +191,7 @@ describe("topics with a history over Redis: instance SIGKILL and broker restart 
     clients.push(...members);
     for (const [i, client] of members.entries())
       await client.open(i < 3 ? instances.node.origin : instances.deno.origin);
-    let probe = 0;
-    await until(async () => {
-      await fetch(`${instances.bun.origin}/burst/${room}?topic=kept&tag=probe&n=1&from=${probe++}`, {
-        method: "POST",
-      });
-      await pause(100);
-      return members.every((client) => client.last !== undefined);
-    }, "the instances to be subscribed");
+    await subscribed(instances.bun, room, members, "the instances to be subscribed");
     // 600 messages in batches, and 20 more from each of two instances while Redis is down.
     const n = 600;
     let restarted = false;
