@@ -46,7 +46,7 @@ export class Backplane implements HistoryStore {
   ) {
     if (history !== undefined && (driver.append === undefined || driver.read === undefined)) {
       throw new TypeError(
-        "This pubsub driver keeps no history: createApp({ history }) needs one that does (redisPubSub)",
+        "This pubsub driver keeps no history: createApp({ history }) needs one that does (redisPubSub, natsPubSub)",
       );
     }
     this.#history = history;
@@ -93,9 +93,9 @@ export class Backplane implements HistoryStore {
     };
   }
 
-  /** Starts receiving a topic from other instances. */
-  subscribe(topic: string): void {
-    this.#call(() => this.#driver.subscribe(topic));
+  /** Starts receiving a topic from other instances (`history`: a topic with a history). */
+  subscribe(topic: string, history = false): void {
+    this.#call(() => this.#driver.subscribe(topic, history ? this.#history : undefined));
   }
 
   /** Stops receiving a topic. */

@@ -29,9 +29,11 @@ export interface PubSubDriver {
   ): void;
   /**
    * Receive a topic's frames (its first local subscriber arrived). The driver keeps the subscription
-   * through any outage: one that cannot be made now is made when the broker is back.
+   * through any outage: one that cannot be made now is made when the broker is back. For a topic with
+   * a history, `history` is given (a driver that keeps histories apart from plain topics, as NATS
+   * JetStream does, receives those topics' numbered frames from there).
    */
-  subscribe(topic: string): void | Promise<void>;
+  subscribe(topic: string, history?: HistoryLimits): void | Promise<void>;
   /** Stop receiving a topic (its last local subscriber left). */
   unsubscribe(topic: string): void | Promise<void>;
   /** Sends a frame to the other instances; resolves `false` (dropped) when the broker cannot take it. */

@@ -198,7 +198,7 @@ export class TopicHub {
   ): Promise<Recovery> | undefined {
     if (this.keeps(topic)) {
       const sequencer = this.#sequencer!;
-      if (!sequencer.has(topic)) this.#backplane?.subscribe(topic);
+      if (!sequencer.has(topic)) this.#backplane?.subscribe(topic, true);
       this.#joined.add(subscriber, topic);
       return sequencer.add(
         topic,

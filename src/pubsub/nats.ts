@@ -16,6 +16,9 @@
  *   nothing to send.
  * - `app.topicHealth()` says whether the connection is up, and since when.
  *
+ * Topics with a history (`createApp({ history })`) are kept in JetStream, one stream per topic
+ * (`nats-history.ts`; install `@nats-io/jetstream` too, and run the server with `-js`).
+ *
  * @example
  * import { natsPubSub } from "portico/pubsub/nats";
  * const app = createApp({ pubsub: natsPubSub({ servers: "nats://localhost:4222" }) });
@@ -27,6 +30,7 @@ import { optionalPeer } from "../runtime/optional-peer.ts";
 import { settleWithin } from "../runtime/settle-within.ts";
 
 import type { PubSubDriver } from "./driver.ts";
+import { NatsHistory } from "./nats-history.ts";
 
 const { connect } = await optionalPeer(
   "@nats-io/transport-node",
@@ -55,6 +59,12 @@ export interface NatsPubSubOptions {
    * servers, the reconnection and the pings stay Portico's.
    */
   readonly connection?: ConnectionOptions;
+  /**
+   * Where JetStream keeps the streams of topics with a history (`createApp({ history })`): `"file"`
+   * (default: they survive a server restart) or `"memory"`. The server must run with JetStream
+   * (`nats-server -js`), and `@nats-io/jetstream` be installed.
+   */
+  readonly historyStorage?: "file" | "memory";
 }
 
 // A topic as one subject token: letters, digits, `-` and `_` as they are, anything else as `~hh`.
@@ -91,6 +101,17 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
   let connected = false;
   let closed = false;
   let receive: (topic: string, frame: Uint8Array) => void = () => {};
+  let report: (error: unknown) => void = () => {};
+  const history = new NatsHistory(
+    prefix,
+    {
+      connection: () => connection!,
+      connected: () => connected,
+      token,
+      report: (error) => report(error),
+    },
+    options.historyStorage ?? "file",
+  );
   // The batch whose ping is out, and the one filling behind it.
   let pinged: Batch | undefined;
   let filling: Batch | undefined;
@@ -117,7 +138,7 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
     onError: options.onError,
     limits: { maxQueued: options.maxQueued ?? 10_000, publishTimeout: options.publishTimeout ?? 10_000 },
     start(onFrame, appReport, onStatus) {
-      const report = options.onError ?? appReport;
+      report = options.onError ?? appReport;
       const status = onStatus ?? (() => {});
       receive = onFrame;
       status(false);
@@ -152,6 +173,7 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
           nc = opened;
           connected = true;
           status(true);
+          history.resume();
           for await (const event of opened.status()) {
             if (event.type === "disconnect" || event.type === "staleConnection") {
               if (!connected) continue;
@@ -164,13 +186,15 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
             } else if (event.type === "reconnect") {
               connected = true;
               status(true);
+              history.resume();
             }
           }
         },
         () => {},
       );
     },
-    async subscribe(topic) {
+    async subscribe(topic, limits) {
+      if (limits !== undefined) return history.subscribe(topic, limits, receive);
       wanted.add(topic);
       const opened = await connection!;
       if (!wanted.has(topic) || subscriptions.has(topic)) return;
@@ -184,6 +208,7 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
       );
     },
     unsubscribe(topic) {
+      history.unsubscribe(topic);
       wanted.delete(topic);
       subscriptions.get(topic)?.unsubscribe();
       subscriptions.delete(topic);
@@ -196,12 +221,16 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
       if (pinged === undefined) ping();
       return done;
     },
+    append: (topic, head, body, limits) => history.append(topic, head, body, limits),
+    read: (topic, epoch, seq, limit) => history.read(topic, epoch, seq, limit),
     reconnect() {
       lose();
+      history.fail(new Error("NATS stopped answering: the connection is replaced"));
       nc?.reconnect().catch(() => {});
     },
     async close() {
       closed = true;
+      history.close(new Error("The app is closed"));
       const opened = await connection?.catch(() => undefined);
       if (opened !== undefined && !opened.isClosed()) {
         // A server that does not answer cannot be drained: closed after a second.

@@ -5,12 +5,12 @@
 // them in one slot. One script numbers a frame, stores it and publishes it: every instance receives a
 // topic's frames in the order of their numbers.
 //
-// An append whose connection drops before the answer may or may not have been run. It is sent again
-// when the connection is back, with every append after it, in order; the script recognises one it
-// already ran by its publisher's counter and skips it. So a Redis restart loses and repeats nothing.
+// Appends are sent in order and applied once (`resend.ts`): the script recognises one it already ran
+// by its publisher's counter and skips it.
 import type { DriverHistoryRead } from "./driver.ts";
 import type { HistoryLimits } from "./history.ts";
 import { newEpoch } from "./history.ts";
+import { OrderedAppends } from "./resend.ts";
 
 // KEYS: meta, stream. ARGV: new epoch, open head, body, size, ttl (s), channel, publisher, counter.
 const APPEND = `
@@ -53,30 +53,21 @@ export interface RedisTools {
   readonly buffers: object;
 }
 
-interface Append {
-  readonly command: (string | Buffer)[];
-  readonly done: (ok: boolean) => void;
-  readonly fail: (error: unknown) => void;
-  inFlight: boolean;
-  attempts: number;
-}
-
-/** The history side of the Redis driver: appends (in order, once), reads. */
+/** The history side of the Redis driver: appends (in order, once: `resend.ts`), reads. */
 export class RedisHistory {
   readonly #prefix: string;
   readonly #connection: () => RedisConnection;
   readonly #tools: RedisTools;
-  // Appends not yet answered, in the order they were made (their counters').
-  readonly #unanswered = new Map<number, Append>();
-  // An append failed: the ones after it wait until it is sent again.
-  #held = false;
-  readonly #appender = crypto.randomUUID();
-  #counter = 0;
+  readonly #appends: OrderedAppends;
 
   constructor(prefix: string, connection: () => RedisConnection, tools: RedisTools) {
     this.#prefix = prefix;
     this.#connection = connection;
     this.#tools = tools;
+    this.#appends = new OrderedAppends({
+      ready: () => connection().isReady,
+      final: (error) => tools.isReply(error),
+    });
   }
 
   #keys(topic: string): string[] {
@@ -85,25 +76,22 @@ export class RedisHistory {
 
   /** Numbers, stores and publishes a frame; waits for a connection that is coming back. */
   append(topic: string, head: string, body: Uint8Array, limits: HistoryLimits): Promise<boolean> {
-    const counter = ++this.#counter;
-    const command = [
-      "EVAL",
-      APPEND,
-      "2",
-      ...this.#keys(topic),
-      newEpoch(),
-      head,
-      Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-      String(limits.size),
-      String(limits.ttl),
-      this.#prefix + topic,
-      this.#appender,
-      String(counter),
-    ];
-    return new Promise((done, fail) => {
-      const append: Append = { command, done, fail, inFlight: false, attempts: 0 };
-      this.#unanswered.set(counter, append);
-      if (this.#connection().isReady && !this.#held) this.#send(counter, append);
+    return this.#appends.add((counter) => {
+      const command = [
+        "EVAL",
+        APPEND,
+        "2",
+        ...this.#keys(topic),
+        newEpoch(),
+        head,
+        Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+        String(limits.size),
+        String(limits.ttl),
+        this.#prefix + topic,
+        this.#appends.publisher,
+        String(counter),
+      ];
+      return () => this.#connection().sendCommand(command);
     });
   }
 
@@ -129,44 +117,13 @@ export class RedisHistory {
     };
   }
 
-  /** The connection is ready (again): sends what waits, in order, once none is in flight. */
+  /** The connection is ready (again): sends what waits, in order. */
   resume(): void {
-    const connection = this.#connection();
-    if (!connection.isReady) return;
-    for (const append of this.#unanswered.values()) if (append.inFlight) return;
-    this.#held = false;
-    for (const [counter, append] of this.#unanswered) this.#send(counter, append);
+    this.#appends.resume();
   }
 
   /** Fails every append waiting (the app closes, or the connection is replaced for not answering). */
   fail(error: Error): void {
-    for (const [counter, append] of this.#unanswered) {
-      if (append.inFlight) continue;
-      this.#unanswered.delete(counter);
-      append.fail(error);
-    }
-  }
-
-  #send(counter: number, append: Append): void {
-    append.inFlight = true;
-    append.attempts++;
-    this.#connection()
-      .sendCommand(append.command)
-      .then(
-        () => {
-          this.#unanswered.delete(counter);
-          append.done(true);
-        },
-        (error: unknown) => {
-          append.inFlight = false;
-          if (this.#tools.isReply(error) || append.attempts >= 5) {
-            this.#unanswered.delete(counter);
-            append.fail(error);
-            return;
-          }
-          this.#held = true;
-          this.resume();
-        },
-      );
+    this.#appends.fail(error);
   }
 }

@@ -1,7 +1,7 @@
 // One Portico instance of the cross-instance topic tests, on whichever runtime runs this file: rooms
 // over a Redis (or NATS) backplane. Prints READY <url>. MAX_QUEUED and PUBLISH_TIMEOUT set the
-// backplane's bounds; the fault suite (faults.test.ts) drives /burst, /health and /shutdown. Over Redis,
-// `kept:` topics keep a history: /kept/:room?since=<position> sends `{"p":position,"m":message}` per
+// backplane's bounds; the fault suite (faults.test.ts) drives /burst, /health and /shutdown. `kept:`
+// topics keep a history (over NATS, the server needs JetStream): /kept/:room?since=<position> sends `{"p":position,"m":message}` per
 // message, after `{"recovery":…}` when joined with `since`.
 import { createApp, defineChannel } from "../../src/mod.ts";
 import { natsPubSub } from "../../src/pubsub/nats.ts";
@@ -23,7 +23,7 @@ const app = createApp({
     ? natsPubSub({ servers: natsUrl, reconnectWait: 100, pingInterval: 500, onError, ...bounds })
     : redisPubSub({ url: envVar("REDIS_URL")!, maxBackoff: 200, onError, ...bounds }),
   logger: { error: () => {}, info: () => {} },
-  ...(natsUrl ? {} : { history: { topics: ["kept:*"], size: 10_000 } }),
+  history: { topics: ["kept:*"], size: 10_000 },
   ...(envVar("PRESENCE_HEARTBEAT") ? { presence: { heartbeat: Number(envVar("PRESENCE_HEARTBEAT")) } } : {}),
 });
 // A member of a room's presence, and who is in a room, as every instance sees it.

@@ -1,6 +1,7 @@
 // Topics with a history across instances, through the faults that lose messages without one: an
 // instance killed with SIGKILL (its clients come back on another instance with the last position they
-// saw) and a Redis restart (its persistence on). Real redis-server; instances on Node 24, Bun and Deno.
+// saw) and a broker restart (Redis with its persistence on, NATS JetStream on disk). Real redis-server and
+// nats-server; instances on Node 24, Bun and Deno.
 // Every message is numbered, and every client must end with each number once, in order: zero lost.
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
@@ -11,7 +12,7 @@ import { after, before, describe, test } from "node:test";
 import WebSocket from "ws";
 import { root, type StartedProcess, startProcess } from "../runtimes/processes.ts";
 import { nodeBin } from "../runtimes/targets.ts";
-import { freePort, REDIS, startBroker, stopBroker, until } from "./brokers.ts";
+import { freePort, NATS, REDIS, startBroker, stopBroker, until } from "./brokers.ts";
 
 const bun = join(root, ".runtimes", "node_modules", ".bin", "bun");
 const deno = join(root, "node_modules", ".bin", "deno");
@@ -89,152 +90,175 @@ class KeptClient {
   }
 }
 
-describe("topics with a history over Redis: instance SIGKILL and broker restart lose nothing", () => {
-  let port: number;
-  let dir: string;
-  let redis: ChildProcess;
-  let env: Record<string, string>;
-  const instances: Record<"node" | "bun" | "deno", StartedProcess> = {} as never;
-  const clients: KeptClient[] = [];
-  const startRedis = () =>
-    startBroker(
-      REDIS,
-      ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "yes"],
-      "Ready to accept connections",
-    );
+/** A broker that keeps what it stores through a restart: Redis with its append-only file, NATS JetStream on disk. */
+interface DurableBroker {
+  readonly name: string;
+  start(port: number, dir: string): Promise<ChildProcess>;
+  env(port: number): Record<string, string>;
+}
 
-  before(async () => {
-    port = await freePort();
-    dir = mkdtempSync(join(tmpdir(), "portico-redis-"));
-    redis = await startRedis();
-    env = { REDIS_URL: `redis://127.0.0.1:${port}` };
-    [instances.node, instances.bun, instances.deno] = await Promise.all([
-      startProcess(nodeBin(24), [entry], env),
-      startProcess(bun, ["run", entry], env),
-      startProcess(deno, ["run", "--allow-net", "--allow-env", "--allow-read", entry], env),
-    ]);
-  });
-  after(async () => {
-    for (const client of clients) client.close();
-    await Promise.all(Object.values(instances).map((instance) => instance.stop()));
-    if (redis) await stopBroker(redis);
-    rmSync(dir, { recursive: true, force: true });
-  });
+const DURABLE: readonly DurableBroker[] = [
+  {
+    name: "Redis",
+    start: (port, dir) =>
+      startBroker(
+        REDIS,
+        ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "yes"],
+        "Ready to accept connections",
+      ),
+    env: (port) => ({ REDIS_URL: `redis://127.0.0.1:${port}` }),
+  },
+  {
+    name: "NATS",
+    start: (port, dir) =>
+      startBroker(NATS, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], "Server is ready"),
+    env: (port) => ({ NATS_URL: `nats://127.0.0.1:${port}` }),
+  },
+];
 
-  /** Publishes probes from `publisher` until every client has one (their instances are subscribed). */
-  async function subscribed(publisher: StartedProcess, room: string, everyone: KeptClient[], what: string) {
-    let probe = 0;
-    await until(async () => {
-      await burst(publisher, room, probe++, 1, "probe");
-      await pause(100);
-      return everyone.every((client) => client.last !== undefined);
-    }, what);
-  }
+for (const broker of DURABLE) {
+  describe(`topics with a history over ${broker.name}: instance SIGKILL and broker restart lose nothing`, () => {
+    let port: number;
+    let dir: string;
+    let server: ChildProcess;
+    let env: Record<string, string>;
+    const instances: Record<"node" | "bun" | "deno", StartedProcess> = {} as never;
+    const clients: KeptClient[] = [];
+    const startServer = () => broker.start(port, dir);
 
-  /** Publishes `k<from>`…`k<from+n-1>` from `instance`. */
-  const burst = (instance: StartedProcess, room: string, from: number, n: number, tag = "k") =>
-    fetch(`${instance.origin}/burst/${room}?topic=kept&tag=${tag}&n=${n}&from=${from}`, { method: "POST" });
-
-  /** Publishes `n` numbered messages from `publisher`, `batch` at a time, while `during` runs. */
-  async function publish(
-    publisher: StartedProcess,
-    room: string,
-    n: number,
-    batch: number,
-    during: (sent: number) => Promise<void> | void,
-  ) {
-    for (let from = 0; from < n; from += batch) {
-      await burst(publisher, room, from, batch);
-      await during(from + batch);
-      await pause(20);
-    }
-  }
-
-  test("an instance killed with SIGKILL: its clients come back on another instance and miss nothing", async () => {
-    const victim = await startProcess(nodeBin(24), [entry], env);
-    const room = `kill${Date.now()}`;
-    const fallbacks = [instances.bun.origin, instances.deno.origin];
-    const onVictim = Array.from({ length: 6 }, (_, i) => new KeptClient(room, () => fallbacks[i % 2]!));
-    clients.push(...onVictim);
-    for (const client of onVictim) await client.open(victim.origin);
-    // The victim's subscription is made once its first client joined: wait until a message crosses.
-    await subscribed(instances.node, room, onVictim, "the victim to be subscribed");
-    const n = 600;
-    let killed = false;
-    await publish(instances.node, room, n, 20, async (sent) => {
-      if (killed || sent < n / 3) return;
-      killed = true;
-      process.kill(victim.pid, "SIGKILL");
-      await victim.exited;
-    });
-    await until(
-      () => onVictim.every((client) => client.tally(n).lost === 0),
-      "every client to have every message",
-      20_000,
-    );
-    for (const client of onVictim) {
-      assert.deepEqual(client.tally(n), { lost: 0, duplicated: 0, reordered: 0 });
-      // Joined once without `since`, then once with it, on the other instance.
-      assert.equal(client.recoveries.length, 2);
-      assert.equal(client.recoveries[1]!.recovered, true, JSON.stringify(client.recoveries));
-    }
-    // What they missed while away was replayed, not only what came after.
-    assert.ok(onVictim.some((client) => client.recoveries[1]!.replayed > 0));
-  });
-
-  test("a Redis restart: instances wait for it, then catch up from the history; nothing lost, every client in order", async () => {
-    const room = `restart${Date.now()}`;
-    const members = [
-      ...Array.from({ length: 3 }, () => new KeptClient(room, () => instances.node.origin)),
-      ...Array.from({ length: 3 }, () => new KeptClient(room, () => instances.deno.origin)),
-    ];
-    clients.push(...members);
-    for (const [i, client] of members.entries())
-      await client.open(i < 3 ? instances.node.origin : instances.deno.origin);
-    await subscribed(instances.bun, room, members, "the instances to be subscribed");
-    // 600 messages in batches, and 20 more from each of two instances while Redis is down.
-    const n = 600;
-    let restarted = false;
-    await publish(instances.bun, room, n, 20, async (sent) => {
-      if (restarted || sent < n / 3) return;
-      restarted = true;
-      const exited = new Promise((resolve) => redis.once("exit", resolve));
-      redis.kill("SIGTERM");
-      await exited;
-      // Publishes made meanwhile wait for Redis (up to the publish timeout), in order.
-      await burst(instances.bun, room, 0, 20, "b");
-      await burst(instances.node, room, 0, 20, "o");
-      await pause(500);
-      redis = await startRedis();
-    });
-    await until(
-      () =>
-        members.every(
-          (client) => client.tally(n).lost + client.tally(20, "b").lost + client.tally(20, "o").lost === 0,
-        ),
-      "every client to have every message",
-      20_000,
-    ).catch(async (error: unknown) => {
-      const stats = await Promise.all(Object.values(instances).map((instance) => get(instance, "/stats")));
-      const missing = members.map((client) => [
-        client.tally(n),
-        client.tally(20, "b"),
-        client.tally(20, "o"),
+    before(async () => {
+      port = await freePort();
+      dir = mkdtempSync(join(tmpdir(), "portico-broker-"));
+      server = await startServer();
+      env = broker.env(port);
+      [instances.node, instances.bun, instances.deno] = await Promise.all([
+        startProcess(nodeBin(24), [entry], env),
+        startProcess(bun, ["run", entry], env),
+        startProcess(deno, ["run", "--allow-net", "--allow-env", "--allow-read", entry], env),
       ]);
-      throw new Error(`${JSON.stringify({ missing, stats })}`, { cause: error });
     });
-    // Bun's and Node's publishes made during the outage went out in either order, but the same on every
-    // client: the history's.
-    for (const client of members) {
-      assert.deepEqual(client.tally(n), { lost: 0, duplicated: 0, reordered: 0 });
-      assert.deepEqual(client.tally(20, "b"), { lost: 0, duplicated: 0, reordered: 0 });
-      assert.deepEqual(client.tally(20, "o"), { lost: 0, duplicated: 0, reordered: 0 });
-      assert.deepEqual(client.all, members[0]!.all);
+    after(async () => {
+      for (const client of clients) client.close();
+      await Promise.all(Object.values(instances).map((instance) => instance.stop()));
+      if (server) await stopBroker(server);
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    /** Publishes probes from `publisher` until every client has one (their instances are subscribed). */
+    async function subscribed(publisher: StartedProcess, room: string, everyone: KeptClient[], what: string) {
+      let probe = 0;
+      await until(async () => {
+        await burst(publisher, room, probe++, 1, "probe");
+        await pause(100);
+        return everyone.every((client) => client.last !== undefined);
+      }, what);
     }
-    for (const instance of Object.values(instances)) {
-      const stats = await get<{ dropped: number; missed: number }>(instance, "/stats");
-      assert.equal(stats.missed, 0, "no instance missed what the history had");
+
+    /** Publishes `k<from>`…`k<from+n-1>` from `instance`. */
+    const burst = (instance: StartedProcess, room: string, from: number, n: number, tag = "k") =>
+      fetch(`${instance.origin}/burst/${room}?topic=kept&tag=${tag}&n=${n}&from=${from}`, { method: "POST" });
+
+    /** Publishes `n` numbered messages from `publisher`, `batch` at a time, while `during` runs. */
+    async function publish(
+      publisher: StartedProcess,
+      room: string,
+      n: number,
+      batch: number,
+      during: (sent: number) => Promise<void> | void,
+    ) {
+      for (let from = 0; from < n; from += batch) {
+        await burst(publisher, room, from, batch);
+        await during(from + batch);
+        await pause(20);
+      }
     }
-    assert.equal((await get<{ dropped: number }>(instances.bun, "/stats")).dropped, 0);
+
+    test("an instance killed with SIGKILL: its clients come back on another instance and miss nothing", async () => {
+      const victim = await startProcess(nodeBin(24), [entry], env);
+      const room = `kill${Date.now()}`;
+      const fallbacks = [instances.bun.origin, instances.deno.origin];
+      const onVictim = Array.from({ length: 6 }, (_, i) => new KeptClient(room, () => fallbacks[i % 2]!));
+      clients.push(...onVictim);
+      for (const client of onVictim) await client.open(victim.origin);
+      // The victim's subscription is made once its first client joined: wait until a message crosses.
+      await subscribed(instances.node, room, onVictim, "the victim to be subscribed");
+      const n = 600;
+      let killed = false;
+      await publish(instances.node, room, n, 20, async (sent) => {
+        if (killed || sent < n / 3) return;
+        killed = true;
+        process.kill(victim.pid, "SIGKILL");
+        await victim.exited;
+      });
+      await until(
+        () => onVictim.every((client) => client.tally(n).lost === 0),
+        "every client to have every message",
+        20_000,
+      );
+      for (const client of onVictim) {
+        assert.deepEqual(client.tally(n), { lost: 0, duplicated: 0, reordered: 0 });
+        // Joined once without `since`, then once with it, on the other instance.
+        assert.equal(client.recoveries.length, 2);
+        assert.equal(client.recoveries[1]!.recovered, true, JSON.stringify(client.recoveries));
+      }
+      // What they missed while away was replayed, not only what came after.
+      assert.ok(onVictim.some((client) => client.recoveries[1]!.replayed > 0));
+    });
+
+    test(`a ${broker.name} restart: instances wait for it, then catch up from the history; nothing lost, every client in order`, async () => {
+      const room = `restart${Date.now()}`;
+      const members = [
+        ...Array.from({ length: 3 }, () => new KeptClient(room, () => instances.node.origin)),
+        ...Array.from({ length: 3 }, () => new KeptClient(room, () => instances.deno.origin)),
+      ];
+      clients.push(...members);
+      for (const [i, client] of members.entries())
+        await client.open(i < 3 ? instances.node.origin : instances.deno.origin);
+      await subscribed(instances.bun, room, members, "the instances to be subscribed");
+      // 600 messages in batches, and 20 more from each of two instances while the broker is down.
+      const n = 600;
+      let restarted = false;
+      await publish(instances.bun, room, n, 20, async (sent) => {
+        if (restarted || sent < n / 3) return;
+        restarted = true;
+        const exited = new Promise((resolve) => server.once("exit", resolve));
+        server.kill("SIGTERM");
+        await exited;
+        // Publishes made meanwhile wait for the broker (up to the publish timeout), in order.
+        await burst(instances.bun, room, 0, 20, "b");
+        await burst(instances.node, room, 0, 20, "o");
+        await pause(500);
+        server = await startServer();
+      });
+      await until(
+        () =>
+          members.every(
+            (client) => client.tally(n).lost + client.tally(20, "b").lost + client.tally(20, "o").lost === 0,
+          ),
+        "every client to have every message",
+        20_000,
+      ).catch(async (error: unknown) => {
+        const stats = await Promise.all(Object.values(instances).map((instance) => get(instance, "/stats")));
+        const missing = members.map((client) => [
+          client.tally(n),
+          client.tally(20, "b"),
+          client.tally(20, "o"),
+        ]);
+        throw new Error(`${JSON.stringify({ missing, stats })}`, { cause: error });
+      });
+      // Bun's and Node's publishes made during the outage went out in either order, but the same on every
+      // client: the history's.
+      for (const client of members) {
+        assert.deepEqual(client.tally(n), { lost: 0, duplicated: 0, reordered: 0 });
+        assert.deepEqual(client.tally(20, "b"), { lost: 0, duplicated: 0, reordered: 0 });
+        assert.deepEqual(client.tally(20, "o"), { lost: 0, duplicated: 0, reordered: 0 });
+        assert.deepEqual(client.all, members[0]!.all);
+      }
+      for (const instance of Object.values(instances)) {
+        const stats = await get<{ dropped: number; missed: number }>(instance, "/stats");
+        assert.equal(stats.missed, 0, "no instance missed what the history had");
+      }
+      assert.equal((await get<{ dropped: number }>(instances.bun, "/stats")).dropped, 0);
+    });
   });
-});
+}
