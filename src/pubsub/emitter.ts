@@ -12,10 +12,24 @@
  * if (!sent) console.error("not confirmed by Redis:", emitter.health().lastError);
  * await emitter.close();
  *
+ * Topics with a history (`createApp({ history })`) are appended to it, numbered as an instance's
+ * messages are, when the emitter is given the same `history` option as the apps; a message an emitter
+ * without it sends to such a topic has no position, and the instances count it as `missed` and report it.
+ *
  * @module
  */
+import { settleWithin } from "../runtime/settle-within.ts";
 import type { PubSubDriver } from "./driver.ts";
-import { checkTopic, encodeFrame } from "./frame.ts";
+import { checkTopic, encodeFrame, openFrame } from "./frame.ts";
+import { type HistoryOptions, historyLimits, historyMatcher } from "./history.ts";
+
+/** Options of {@link topicEmitter}. */
+export interface TopicEmitterOptions {
+  /** Where failures go. Default: the driver's `onError`, else the console. */
+  readonly onError?: (error: unknown) => void;
+  /** The apps' `createApp({ history })`: messages to those topics are appended to their history. */
+  readonly history?: HistoryOptions;
+}
 
 /** A publisher to an app's topics (see {@link topicEmitter}). */
 export interface TopicEmitter {
@@ -34,11 +48,12 @@ export interface TopicEmitter {
  * An emitter over a backplane driver (`redisPubSub`, `natsPubSub`, or your own). Its messages carry an
  * instance id of their own, so every app instance delivers them.
  */
-export function topicEmitter(
-  driver: PubSubDriver,
-  options: { readonly onError?: (error: unknown) => void } = {},
-): TopicEmitter {
+export function topicEmitter(driver: PubSubDriver, options: TopicEmitterOptions = {}): TopicEmitter {
   const from = `emitter:${crypto.randomUUID()}`;
+  const keeps = options.history === undefined ? () => false : historyMatcher(options.history);
+  const limits = options.history === undefined ? undefined : historyLimits(options.history);
+  if (limits !== undefined && driver.append === undefined)
+    throw new TypeError("This pubsub driver keeps no history: topicEmitter({ history }) needs one that does");
   let connected = true;
   let lastError: string | undefined;
   const report = (error: unknown): void => {
@@ -71,6 +86,29 @@ export function topicEmitter(
       checkTopic(topic);
       if (!connected) await connection();
       try {
+        if (limits !== undefined && keeps(topic)) {
+          const { head, body } = openFrame(from, message);
+          let appended = false;
+          let failure: unknown;
+          const answered = await settleWithin(
+            driver.append!(topic, head, body, limits).then(
+              (ok) => {
+                appended = ok;
+              },
+              (error: unknown) => {
+                failure = error;
+              },
+            ),
+            patience,
+          );
+          if (appended) return true;
+          // Not answered in time: the connection is replaced, and what waits on it fails.
+          if (!answered) driver.reconnect?.();
+          report(
+            new Error(`The broker did not append a message to "${topic}"'s history`, { cause: failure }),
+          );
+          return false;
+        }
         if (await driver.publish(topic, encodeFrame(from, message))) return true;
         report(new Error(`The broker did not take a message for "${topic}" (unreachable)`));
       } catch (error) {

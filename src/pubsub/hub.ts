@@ -38,6 +38,7 @@ export class TopicHub {
   readonly #backplane: Backplane | undefined;
   readonly #joined = new Joined<Subscriber>();
   readonly #log: HubLog;
+  readonly #unnumberedTopics = new Set<string>();
   readonly #tags = new Tags();
   readonly #created = Date.now();
   #instance: string | undefined;
@@ -117,7 +118,8 @@ export class TopicHub {
     if (frame.from !== this.instance) this.stats.received++;
     const position = frame.at === undefined ? undefined : parsePosition(frame.at);
     if (position === undefined || this.#sequencer === undefined) {
-      this.#local.deliver(topic, frame.message, undefined);
+      if (this.keeps(topic)) this.#unnumbered(topic);
+      else this.#local.deliver(topic, frame.message, undefined);
       return;
     }
     this.#sequencer.receive(topic, position.epoch, {
@@ -149,6 +151,17 @@ export class TopicHub {
     if (command.op !== "disconnect") checkTopic(command.topic);
     this.#tags.apply(command);
     this.#backplane?.send(CONTROL_TOPIC, JSON.stringify(command));
+  }
+
+  // A message for a topic with a history that has no position (an emitter not given `history`): it
+  // cannot be delivered in the history's order, so it is counted as missed and reported, once a topic.
+  #unnumbered(topic: string): void {
+    this.stats.missed++;
+    if (this.#unnumberedTopics.size >= 1000 || this.#unnumberedTopics.has(topic)) return;
+    this.#unnumberedTopics.add(topic);
+    this.#log.error(
+      `[portico] a message for topic "${topic}" came without a position: publish to a topic with a history from an app, or from topicEmitter({ history })`,
+    );
   }
 
   #remote(message: TopicMessage): void {

@@ -194,7 +194,9 @@ export function natsPubSub(options: NatsPubSubOptions): PubSubDriver {
       );
     },
     async subscribe(topic, limits) {
-      if (limits !== undefined) return history.subscribe(topic, limits, receive);
+      // A topic with a history is read from its stream; its plain subject too, where a message without
+      // a position (an emitter not told of the history) arrives to be counted and reported.
+      if (limits !== undefined) history.subscribe(topic, limits, receive);
       wanted.add(topic);
       const opened = await connection!;
       if (!wanted.has(topic) || subscriptions.has(topic)) return;

@@ -225,7 +225,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   },
   "./pubsub/emitter": {
     values: ["topicEmitter"],
-    types: ["TopicEmitter"],
+    types: ["TopicEmitter", "TopicEmitterOptions"],
   },
   "./client": {
     values: ["createClient"],

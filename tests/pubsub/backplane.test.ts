@@ -148,3 +148,12 @@ test("without a backplane: healthy since the app was made, nothing queued, close
   );
   await app.close();
 });
+
+test("topicEmitter({ history }) needs a driver that keeps one, and says so", async () => {
+  const { topicEmitter } = await import("../../src/pubsub/emitter.ts");
+  const plain = driver().driver;
+  assert.throws(() => topicEmitter(plain, { history: { topics: ["kept:*"] } }), /keeps no history/);
+  // Without `history`, the same driver is fine.
+  const emitter = topicEmitter(plain, { onError: () => {} });
+  await emitter.close();
+});

@@ -10,6 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import WebSocket from "ws";
+import { topicEmitter } from "../../src/pubsub/emitter.ts";
+import { natsPubSub } from "../../src/pubsub/nats.ts";
+import { redisPubSub } from "../../src/pubsub/redis.ts";
 import { root, type StartedProcess, startProcess } from "../runtimes/processes.ts";
 import { nodeBin } from "../runtimes/targets.ts";
 import { freePort, NATS, REDIS, startBroker, stopBroker, until } from "./brokers.ts";
@@ -172,6 +175,42 @@ for (const broker of DURABLE) {
         await pause(20);
       }
     }
+
+    test("an emitter given the apps' history appends to it: numbered, one order everywhere; one without is counted as missed", async () => {
+      const room = `emit${Date.now()}`;
+      const all = [instances.node, instances.bun, instances.deno];
+      const members = all.map((instance) => new KeptClient(room, () => instance.origin));
+      clients.push(...members);
+      for (const [i, client] of members.entries()) await client.open(all[i]!.origin);
+      await subscribed(instances.node, room, members, "the instances to be subscribed");
+      const url = Object.values(env)[0]!;
+      const driver = () => (broker.name === "Redis" ? redisPubSub({ url }) : natsPubSub({ servers: url }));
+      const emitter = topicEmitter(driver(), { history: { topics: ["kept:*"], size: 10_000 } });
+      for (let i = 0; i < 50; i++)
+        assert.equal(await emitter.publish(`kept:${room}`, `e${i} from a job`), true);
+      await until(
+        () => members.every((client) => client.tally(50, "e").lost === 0),
+        "the emitter's messages",
+      );
+      for (const client of members) {
+        assert.deepEqual(client.tally(50, "e"), { lost: 0, duplicated: 0, reordered: 0 });
+        assert.deepEqual(client.all, members[0]!.all);
+      }
+      // An emitter not told of the history: its message has no position; every instance counts it.
+      const missed = async () => {
+        const stats = await Promise.all(all.map((instance) => get<{ missed: number }>(instance, "/stats")));
+        return stats.map((stat) => stat.missed);
+      };
+      const before = await missed();
+      const unaware = topicEmitter(driver(), { onError: () => {} });
+      assert.equal(await unaware.publish(`kept:${room}`, "x1 without a position"), true);
+      await until(
+        async () => (await missed()).every((count, i) => count === before[i]! + 1),
+        "each instance to count it as missed",
+      );
+      assert.ok(members.every((client) => client.seen.x === undefined));
+      await Promise.all([emitter.close(), unaware.close()]);
+    });
 
     test("an instance killed with SIGKILL: its clients come back on another instance and miss nothing", async () => {
       const victim = await startProcess(nodeBin(24), [entry], env);
