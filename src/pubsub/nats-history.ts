@@ -136,11 +136,10 @@ export class NatsHistory {
 
   /** Appends a frame (open head, body) to the topic's stream: numbered there, received by every reader. */
   append(topic: string, head: string, body: Uint8Array, limits: HistoryLimits): Promise<boolean> {
-    const data = new Uint8Array(head.length * 3 + 1 + body.byteLength);
-    const { written } = encoder.encodeInto(head, data);
-    data[written] = NEWLINE;
-    data.set(body, written + 1);
-    const stored = data.subarray(0, written + 1 + body.byteLength);
+    const opened = encoder.encode(`${head}\n`);
+    const stored = new Uint8Array(opened.byteLength + body.byteLength);
+    stored.set(opened);
+    stored.set(body, opened.byteLength);
     return this.#appends.add((counter) => async () => {
       const { js } = await this.#client();
       await this.#ensure(topic, limits);
