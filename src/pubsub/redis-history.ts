@@ -12,7 +12,8 @@ import type { HistoryLimits } from "./history.ts";
 import { newEpoch } from "./history.ts";
 import { OrderedAppends } from "./resend.ts";
 
-// KEYS: meta, stream. ARGV: new epoch, open head, body, size, ttl (s), channel, publisher, counter.
+// KEYS: meta, stream. ARGV: new epoch, open head, body, size, ttl (s), channel, publisher, counter,
+// the publish command (SPUBLISH in a cluster: the channel is in the keys' slot).
 const APPEND = `
 local last = tonumber(redis.call('HGET', KEYS[1], 'p:' .. ARGV[7]) or '0')
 if last >= tonumber(ARGV[8]) then return 0 end
@@ -28,7 +29,7 @@ local frame = ARGV[2] .. ',"at":"' .. epoch .. ':' .. seq .. '"}\\n' .. ARGV[3]
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '0-' .. seq, 'f', frame)
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('EXPIRE', KEYS[2], ARGV[5])
-redis.call('PUBLISH', ARGV[6], frame)
+redis.call(ARGV[9], ARGV[6], frame)
 return seq`;
 
 // KEYS: meta, stream. ARGV: epoch asked for, number after which to read, count.
@@ -47,6 +48,10 @@ export interface RedisConnection {
 
 /** What `redis.ts` hands over from the `redis` package (loaded once, there). */
 export interface RedisTools {
+  /** A topic's channel. */
+  channel(topic: string): string;
+  /** `PUBLISH`, or `SPUBLISH` (sharded pub/sub, in a cluster). */
+  readonly publish: "PUBLISH" | "SPUBLISH";
   /** Whether an error is Redis's answer (a script error), not the connection's. */
   isReply(error: unknown): boolean;
   /** The type mapping that reads bulk strings as `Buffer`s. */
@@ -87,9 +92,10 @@ export class RedisHistory {
         Buffer.from(body.buffer, body.byteOffset, body.byteLength),
         String(limits.size),
         String(limits.ttl),
-        this.#prefix + topic,
+        this.#tools.channel(topic),
         this.#appends.publisher,
         String(counter),
+        this.#tools.publish,
       ];
       return () => this.#connection().sendCommand(command);
     });

@@ -25,19 +25,26 @@ import { settleWithin } from "../runtime/settle-within.ts";
 
 import type { PubSubDriver } from "./driver.ts";
 import { RedisHistory } from "./redis-history.ts";
+import { type Client, openClient, redisTopology, scriptConnection } from "./redis-topology.ts";
 
-const { createClient, ErrorReply, RESP_TYPES } = await optionalPeer(
-  "redis",
-  "portico/pubsub/redis",
-  () => import("redis"),
-);
+const redis = await optionalPeer("redis", "portico/pubsub/redis", () => import("redis"));
+const { ErrorReply, RESP_TYPES } = redis;
 
 /** Options of {@link redisPubSub}. */
 export interface RedisPubSubOptions {
   /** Where failures go (the broker unreachable, a failed subscription, drops). Default: the app's logger. */
   readonly onError?: (error: unknown) => void;
-  /** The Redis URL (`redis://host:6379`, `rediss://` for TLS, with `user:password@` for auth). */
-  readonly url: string;
+  /**
+   * The Redis URL (`redis://host:6379`, `rediss://` for TLS, with `user:password@` for auth). Or, for a
+   * Redis Cluster, `cluster`.
+   */
+  readonly url?: string;
+  /**
+   * A Redis Cluster (Redis 7): the URLs of some of its nodes (the others are discovered). Topics use
+   * sharded pub/sub (`SSUBSCRIBE`/`SPUBLISH`): a topic's messages go to the nodes of its slot only, not
+   * to the whole cluster, and a topic's channel and history (its name as hash tag) share one slot.
+   */
+  readonly cluster?: readonly string[];
   /** The prefix of the Redis channels. Default `portico:`. */
   readonly prefix?: string;
   /** The longest wait between reconnection attempts, in ms. Default 2000. */
@@ -53,15 +60,15 @@ export interface RedisPubSubOptions {
   readonly client?: RedisClientOptions;
 }
 
-type Client = ReturnType<typeof createClient>;
-
 /** A topic backplane over Redis pub/sub (see the module's documentation). */
 export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
+  const topology = redisTopology(options);
   const prefix = options.prefix ?? "portico:";
+  const sharded = topology.kind === "cluster";
+  const channel = (topic: string): string => (sharded ? `${prefix}{${topic}}` : prefix + topic);
   const maxBackoff = options.maxBackoff ?? 2000;
   const clientOptions = {
     ...options.client,
-    url: options.url,
     // At most once: a publish while Redis is away fails now rather than waiting in a queue.
     disableOfflineQueue: true,
     // Publishes are timed by the backplane, on the event loop's awake time (`outbox.ts`): node-redis's
@@ -83,7 +90,9 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
   let publisher: Client;
   let subscriber: Client;
   // Topics with a history: their appends and reads go through the publisher.
-  const history = new RedisHistory(prefix, () => publisher, {
+  const history = new RedisHistory(prefix, () => scriptConnection(topology, publisher), {
+    channel,
+    publish: sharded ? "SPUBLISH" : "PUBLISH",
     isReply: (error) => error instanceof ErrorReply,
     buffers: { [RESP_TYPES.BLOB_STRING]: Buffer },
   });
@@ -91,25 +100,38 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
   // history read what they missed meanwhile).
   let resubscribed = false;
   const update = (): void => {
-    const now = publisher.isReady && subscriber.isReady && resubscribed;
+    const now = publisher.isReady && subscriber.isReady && resubscribed && down.size === 0;
     if (now === connected) return;
     connected = now;
     status(now);
   };
+  // A cluster's nodes that are not connected now (a cluster client stays ready while one is away).
+  const down = new Set<string>();
   const open = (onReady?: () => void): Client => {
-    const client = createClient(clientOptions);
+    const client = openClient(redis, topology, clientOptions, down, update, onReady);
     client.on("error", (error: unknown) => {
       if (!closed) report(error);
     });
-    if (onReady !== undefined) client.on("ready", onReady);
+    if (onReady !== undefined && !sharded) client.on("ready", onReady);
     for (const event of ["ready", "end", "error", "reconnecting"]) client.on(event, update);
-    client.connect().catch((error: unknown) => report(error));
+    // A cluster's client emits no "ready": its connection resolving is that.
+    client.connect().then(
+      () => {
+        if (!sharded) return;
+        onReady?.();
+        update();
+      },
+      (error: unknown) => report(error),
+    );
     return client;
   };
   const listen = (topic: string): Promise<void> => {
     const listener = wanted.get(topic);
     if (listener === undefined || !subscriber.isReady) return Promise.resolve();
-    return subscriber.subscribe(prefix + topic, listener, true).catch((error: unknown) => {
+    const subscribing = sharded
+      ? subscriber.sSubscribe(channel(topic), listener, true)
+      : subscriber.subscribe(channel(topic), listener, true);
+    return subscribing.catch((error: unknown) => {
       if (wanted.get(topic) !== listener || closed) return;
       report(new Error(`Could not subscribe to topic "${topic}": retrying`, { cause: error }));
       // Not connected: the next "ready" subscribes it. Connected (the answer was lost): try again soon.
@@ -123,9 +145,11 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
       resubscribed = true;
       update();
     });
-    for (const channel of subscriber.getPubSubListeners("CHANNELS").keys()) {
-      if (!channel.startsWith(prefix) || wanted.has(channel.slice(prefix.length))) continue;
-      subscriber.unsubscribe(channel).catch(() => {});
+    // (A cluster's client keeps its own sharded subscriptions across reconnections.)
+    if (topology.kind !== "single") return;
+    for (const held of subscriber.getPubSubListeners("CHANNELS").keys()) {
+      if (!held.startsWith(prefix) || wanted.has(held.slice(prefix.length))) continue;
+      subscriber.unsubscribe(held).catch(() => {});
     }
   };
 
@@ -150,13 +174,15 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
     async unsubscribe(topic) {
       wanted.delete(topic);
       // Not connected: the next connection's reconcile leaves it.
-      if (subscriber.isReady) await subscriber.unsubscribe(prefix + topic);
+      if (sharded) await subscriber.sUnsubscribe(channel(topic)).catch(() => {});
+      else if (subscriber.isReady) await subscriber.unsubscribe(channel(topic));
     },
     publish(topic, frame) {
       if (!publisher.isReady) return false;
-      return publisher
-        .publish(prefix + topic, Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength))
-        .then(() => true);
+      const bytes = Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength);
+      return (
+        sharded ? publisher.sPublish(channel(topic), bytes) : publisher.publish(channel(topic), bytes)
+      ).then(() => true);
     },
     append: (topic, head, body, limits) => history.append(topic, head, body, limits),
     read: (topic, epoch, seq, limit) => history.read(topic, epoch, seq, limit),
