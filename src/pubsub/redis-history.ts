@@ -12,9 +12,25 @@ import type { HistoryLimits } from "./history.ts";
 import { newEpoch } from "./history.ts";
 import { OrderedAppends } from "./resend.ts";
 
+// Behind a Sentinel, the history is numbered by one master's data: a topic last numbered under another
+// replication id (a failover promoted a replica, which may lack the last appends, or the master
+// restarted) starts a new epoch rather than reuse numbers. Each publisher's last append is kept, so an
+// append the replica did receive is still recognised when sent again.
+const LINEAGE = `
+local function lineage()
+  return string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)')
+end`;
+
 // KEYS: meta, stream. ARGV: new epoch, open head, body, size, ttl (s), channel, publisher, counter,
-// the publish command (SPUBLISH in a cluster: the channel is in the keys' slot).
-const APPEND = `
+// the publish command (SPUBLISH in a cluster: the channel is in the keys' slot), '1' behind a Sentinel.
+const APPEND = `${LINEAGE}
+if ARGV[10] == '1' then
+  local id = lineage()
+  if redis.call('HGET', KEYS[1], 'r') ~= id then
+    redis.call('HDEL', KEYS[1], 'epoch', 'seq')
+    redis.call('HSET', KEYS[1], 'r', id)
+  end
+end
 local last = tonumber(redis.call('HGET', KEYS[1], 'p:' .. ARGV[7]) or '0')
 if last >= tonumber(ARGV[8]) then return 0 end
 redis.call('HSET', KEYS[1], 'p:' .. ARGV[7], ARGV[8])
@@ -32,10 +48,10 @@ redis.call('EXPIRE', KEYS[2], ARGV[5])
 redis.call(ARGV[9], ARGV[6], frame)
 return seq`;
 
-// KEYS: meta, stream. ARGV: epoch asked for, number after which to read, count.
-const READ = `
+// KEYS: meta, stream. ARGV: epoch asked for, number after which to read, count, '1' behind a Sentinel.
+const READ = `${LINEAGE}
 local epoch = redis.call('HGET', KEYS[1], 'epoch')
-if not epoch then return {'', {}} end
+if not epoch or (ARGV[4] == '1' and redis.call('HGET', KEYS[1], 'r') ~= lineage()) then return {'', {}} end
 local start = '-'
 if epoch == ARGV[1] then start = '(0-' .. ARGV[2] end
 return {epoch, redis.call('XRANGE', KEYS[2], start, '+', 'COUNT', ARGV[3])}`;
@@ -52,6 +68,8 @@ export interface RedisTools {
   channel(topic: string): string;
   /** `PUBLISH`, or `SPUBLISH` (sharded pub/sub, in a cluster). */
   readonly publish: "PUBLISH" | "SPUBLISH";
+  /** Behind a Sentinel: a master's replication id is checked on each append and read. */
+  readonly replicated: boolean;
   /** Whether an error is Redis's answer (a script error), not the connection's. */
   isReply(error: unknown): boolean;
   /** The type mapping that reads bulk strings as `Buffer`s. */
@@ -96,6 +114,7 @@ export class RedisHistory {
         this.#appends.publisher,
         String(counter),
         this.#tools.publish,
+        this.#tools.replicated ? "1" : "",
       ];
       return () => this.#connection().sendCommand(command);
     });
@@ -111,7 +130,10 @@ export class RedisHistory {
     const connection = this.#connection();
     if (!connection.isReady) throw new Error("Redis is unreachable: the history cannot be read");
     const [found, entries] = await connection.sendCommand<[Buffer, [Buffer, Buffer[]][]]>(
-      ["EVAL", READ, "2", ...this.#keys(topic), epoch ?? "", String(seq), String(limit)],
+      [
+        ...["EVAL", READ, "2", ...this.#keys(topic), epoch ?? "", String(seq), String(limit)],
+        this.#tools.replicated ? "1" : "",
+      ],
       { typeMapping: this.#tools.buffers },
     );
     return {

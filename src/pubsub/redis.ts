@@ -13,6 +13,9 @@
  *   connection is replaced and what waited is dropped and counted.
  * - `app.topicHealth()` says whether both connections are up, and since when.
  *
+ * One server (`url`), a Redis Cluster (`cluster`: sharded pub/sub) or a master behind Redis Sentinel
+ * (`sentinel`: followed through failovers).
+ *
  * @example
  * import { redisPubSub } from "portico/pubsub/redis";
  * const app = createApp({ pubsub: redisPubSub({ url: process.env.REDIS_URL }) });
@@ -25,10 +28,13 @@ import { settleWithin } from "../runtime/settle-within.ts";
 
 import type { PubSubDriver } from "./driver.ts";
 import { RedisHistory } from "./redis-history.ts";
-import { type Client, openClient, redisTopology, scriptConnection } from "./redis-topology.ts";
+import { type Client, type RedisSentinelTarget, SentinelMaster } from "./redis-sentinel.ts";
+import { openClient, redisTopology, scriptConnection } from "./redis-topology.ts";
 
 const redis = await optionalPeer("redis", "portico/pubsub/redis", () => import("redis"));
 const { ErrorReply, RESP_TYPES } = redis;
+
+export type { RedisSentinelTarget } from "./redis-sentinel.ts";
 
 /** Options of {@link redisPubSub}. */
 export interface RedisPubSubOptions {
@@ -45,6 +51,14 @@ export interface RedisPubSubOptions {
    * to the whole cluster, and a topic's channel and history (its name as hash tag) share one slot.
    */
   readonly cluster?: readonly string[];
+  /**
+   * A master watched by Redis Sentinel: its name and some Sentinels' URLs. The driver follows failovers
+   * (publishes drop, counted, while there is no master; every topic is subscribed again on the new one).
+   * Replication is asynchronous, so a promoted replica may lack the last appends of a topic with a
+   * history: the first append after a master change starts a new epoch (clients get a gap, instances
+   * count `missed`) rather than reuse numbers.
+   */
+  readonly sentinel?: RedisSentinelTarget;
   /** The prefix of the Redis channels. Default `portico:`. */
   readonly prefix?: string;
   /** The longest wait between reconnection attempts, in ms. Default 2000. */
@@ -90,17 +104,30 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
   let publisher: Client;
   let subscriber: Client;
   // Topics with a history: their appends and reads go through the publisher.
-  const history = new RedisHistory(prefix, () => scriptConnection(topology, publisher), {
+  // Behind a Sentinel: where the master is; a client counts once its server said it is the master.
+  const master =
+    topology.kind === "sentinel"
+      ? new SentinelMaster(
+          redis,
+          topology.sentinel,
+          () => replace(),
+          (error) => report(error),
+        )
+      : undefined;
+  const usable = (client: Client): boolean => master?.isMaster(client) ?? client.isReady;
+  const history = new RedisHistory(prefix, () => scriptConnection(topology, publisher, usable), {
     channel,
     publish: sharded ? "SPUBLISH" : "PUBLISH",
-    isReply: (error) => error instanceof ErrorReply,
+    replicated: topology.kind === "sentinel",
+    // A demoted master's READONLY is sent again, to the new master.
+    isReply: (error) => error instanceof ErrorReply && !error.message.startsWith("READONLY"),
     buffers: { [RESP_TYPES.BLOB_STRING]: Buffer },
   });
   // Connected once both clients are ready and every wanted topic is subscribed again (then topics with a
   // history read what they missed meanwhile).
   let resubscribed = false;
   const update = (): void => {
-    const now = publisher.isReady && subscriber.isReady && resubscribed && down.size === 0;
+    const now = usable(publisher) && usable(subscriber) && resubscribed && down.size === 0;
     if (now === connected) return;
     connected = now;
     status(now);
@@ -108,12 +135,13 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
   // A cluster's nodes that are not connected now (a cluster client stays ready while one is away).
   const down = new Set<string>();
   const open = (onReady?: () => void): Client => {
-    const client = openClient(redis, topology, clientOptions, down, update, onReady);
+    const client = openClient(redis, topology, clientOptions, down, update, onReady, master);
     client.on("error", (error: unknown) => {
       if (!closed) report(error);
     });
-    if (onReady !== undefined && !sharded) client.on("ready", onReady);
+    if (onReady !== undefined && topology.kind === "single") client.on("ready", onReady);
     for (const event of ["ready", "end", "error", "reconnecting"]) client.on(event, update);
+    if (master?.known === false) return client;
     // A cluster's client emits no "ready": its connection resolving is that.
     client.connect().then(
       () => {
@@ -145,12 +173,21 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
       resubscribed = true;
       update();
     });
-    // (A cluster's client keeps its own sharded subscriptions across reconnections.)
+    // (A cluster's or Sentinel's client keeps its own subscriptions across reconnections.)
     if (topology.kind !== "single") return;
     for (const held of subscriber.getPubSubListeners("CHANNELS").keys()) {
       if (!held.startsWith(prefix) || wanted.has(held.slice(prefix.length))) continue;
       subscriber.unsubscribe(held).catch(() => {});
     }
+  };
+
+  // The master moved (a failover), or is known for the first time: both clients go to it.
+  const replace = (): void => {
+    const [oldPublisher, oldSubscriber] = [publisher, subscriber];
+    publisher = open(() => history.resume());
+    subscriber = open(reconcile);
+    for (const client of [oldPublisher, oldSubscriber]) if (client.isOpen) client.destroy();
+    update();
   };
 
   return {
@@ -163,6 +200,7 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
       status(false);
       publisher = open(() => history.resume());
       subscriber = open(reconcile);
+      master?.start();
     },
     subscribe(topic) {
       if (wanted.has(topic)) return;
@@ -178,7 +216,7 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
       else if (subscriber.isReady) await subscriber.unsubscribe(channel(topic));
     },
     publish(topic, frame) {
-      if (!publisher.isReady) return false;
+      if (!usable(publisher)) return false;
       const bytes = Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength);
       return (
         sharded ? publisher.sPublish(channel(topic), bytes) : publisher.publish(channel(topic), bytes)
@@ -194,6 +232,7 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
     },
     async close() {
       closed = true;
+      master?.close();
       history.fail(new Error("The app is closed"));
       await Promise.allSettled([subscriber, publisher].map((client) => shut(client)));
     },

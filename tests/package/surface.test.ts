@@ -221,7 +221,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   },
   "./pubsub/redis": {
     values: ["redisPubSub"],
-    types: ["RedisPubSubOptions"],
+    types: ["RedisPubSubOptions", "RedisSentinelTarget"],
   },
   "./pubsub/emitter": {
     values: ["topicEmitter"],

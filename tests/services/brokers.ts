@@ -1,7 +1,7 @@
 // Real brokers for the topic tests and bench/pubsub.ts: redis-server and nats-server (Debian packages that
 // `npm test` installs), started on free loopback ports.
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 
@@ -55,7 +55,7 @@ export function startBroker(command: string, args: string[], ready: string): Pro
 /** Stops a broker at once (SIGKILL: an outage, not a shutdown). */
 export function stopBroker(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once("exit", () => resolve());
     child.kill("SIGKILL");
   });
@@ -92,83 +92,4 @@ export async function until(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   assert.fail(`timed out waiting for ${what}`);
-}
-
-/** A Redis Cluster on loopback: its nodes' URLs, and how to stop it. */
-export interface RedisCluster {
-  readonly urls: readonly string[];
-  /** Stops node `i` (SIGTERM), waits `downMs`, starts it again (it rejoins with its slots). */
-  restart(i: number, downMs: number): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/**
- * Starts `size` redis-servers in cluster mode (each also listens on its port + 10000, the cluster bus,
- * so ports are taken below 22768) and joins them into one cluster, slots spread evenly, no replicas.
- */
-export async function startRedisCluster(dir: string, size = 3): Promise<RedisCluster> {
-  const ports: number[] = [];
-  while (ports.length < size) {
-    const port = await freePort();
-    if (port < 22_768 && !ports.includes(port) && (await isFree(port + 10_000))) ports.push(port);
-  }
-  const node = (port: number): Promise<ChildProcess> =>
-    startBroker(
-      REDIS,
-      [
-        ...["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        ...["--cluster-enabled", "yes", "--cluster-config-file", `${dir}/nodes-${port}.conf`],
-        ...["--cluster-node-timeout", "2000", "--dir", dir],
-      ],
-      "Ready to accept connections",
-    );
-  const nodes = await Promise.all(ports.map(node));
-  const cli = "/usr/bin/redis-cli";
-  if (!existsSync(cli)) throw new Error("No redis-cli: install it with `apt-get install redis-tools`");
-  const created = spawnSync(
-    cli,
-    [
-      "--cluster",
-      "create",
-      ...ports.map((port) => `127.0.0.1:${port}`),
-      "--cluster-replicas",
-      "0",
-      "--cluster-yes",
-    ],
-    { encoding: "utf8" },
-  );
-  if (created.status !== 0)
-    throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
-  // Every node agrees the cluster is up.
-  const up = () =>
-    until(
-      () =>
-        ports.every((port) =>
-          spawnSync(cli, ["-p", String(port), "cluster", "info"], { encoding: "utf8" }).stdout.includes(
-            "cluster_state:ok",
-          ),
-        ),
-      "the cluster to be up",
-    );
-  await up();
-  return {
-    urls: ports.map((port) => `redis://127.0.0.1:${port}`),
-    restart: async (i, downMs) => {
-      await stopBroker(nodes[i]!);
-      await new Promise((resolve) => setTimeout(resolve, downMs));
-      nodes[i] = await node(ports[i]!);
-      await up();
-    },
-    stop: async () => {
-      await Promise.all(nodes.map(stopBroker));
-    },
-  };
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise<boolean>((resolve) => {
-    const server = createServer();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
 }

@@ -13,7 +13,8 @@ import { redisPubSub } from "../../src/pubsub/redis.ts";
 import { type Member, openMember } from "../conformance/client.ts";
 import { root, type StartedProcess, startProcess } from "../runtimes/processes.ts";
 import { nodeBin } from "../runtimes/targets.ts";
-import { type RedisCluster, startRedisCluster, until } from "./brokers.ts";
+import { until } from "./brokers.ts";
+import { type RedisCluster, startRedisCluster } from "./redis-topologies.ts";
 
 const bun = join(root, ".runtimes", "node_modules", ".bin", "bun");
 const deno = join(root, "node_modules", ".bin", "deno");
@@ -185,7 +186,7 @@ test("Redis Cluster: a node restarts; instances report it, then every room cross
 });
 
 test("redisPubSub needs one of url and cluster", () => {
-  assert.throws(() => redisPubSub({} as never), /either url .* or cluster/);
-  assert.throws(() => redisPubSub({ url: "redis://x", cluster: ["redis://y"] }), /either url/);
+  assert.throws(() => redisPubSub({} as never), /one of url .* cluster/);
+  assert.throws(() => redisPubSub({ url: "redis://x", cluster: ["redis://y"] }), /one of url/);
   assert.throws(() => redisPubSub({ cluster: [] }), /at least one node/);
 });

@@ -1,5 +1,6 @@
 // One Portico instance of the cross-instance topic tests, on whichever runtime runs this file: rooms
-// over a Redis (REDIS_URL; REDIS_CLUSTER: a cluster's node URLs, comma-separated) or NATS backplane. Prints READY <url>. MAX_QUEUED and PUBLISH_TIMEOUT set the
+// over a Redis (REDIS_URL; REDIS_CLUSTER: a cluster's node URLs, comma-separated; REDIS_SENTINEL: a
+// Sentinel's URL, master `portico`) or NATS backplane. Prints READY <url>. MAX_QUEUED and PUBLISH_TIMEOUT set the
 // backplane's bounds; the fault suite (faults.test.ts) drives /burst, /health and /shutdown. `kept:`
 // topics keep a history (over NATS, the server needs JetStream): /kept/:room?since=<position> sends `{"p":position,"m":message}` per
 // message, after `{"recovery":…}` when joined with `since`.
@@ -18,12 +19,16 @@ const bounds = {
   ...(envVar("MAX_QUEUED") ? { maxQueued: Number(envVar("MAX_QUEUED")) } : {}),
   ...(envVar("PUBLISH_TIMEOUT") ? { publishTimeout: Number(envVar("PUBLISH_TIMEOUT")) } : {}),
 };
+function redisAt() {
+  if (envVar("REDIS_CLUSTER")) return { cluster: envVar("REDIS_CLUSTER")!.split(",") };
+  if (envVar("REDIS_SENTINEL")) return { sentinel: { name: "portico", nodes: [envVar("REDIS_SENTINEL")!] } };
+  return { url: envVar("REDIS_URL")! };
+}
+
 const app = createApp({
   pubsub: natsUrl
     ? natsPubSub({ servers: natsUrl, reconnectWait: 100, pingInterval: 500, onError, ...bounds })
-    : envVar("REDIS_CLUSTER")
-      ? redisPubSub({ cluster: envVar("REDIS_CLUSTER")!.split(","), maxBackoff: 200, onError, ...bounds })
-      : redisPubSub({ url: envVar("REDIS_URL")!, maxBackoff: 200, onError, ...bounds }),
+    : redisPubSub({ ...redisAt(), maxBackoff: 200, onError, ...bounds }),
   logger: { error: () => {}, info: () => {} },
   history: { topics: ["kept:*"], size: 10_000 },
   ...(envVar("PRESENCE_HEARTBEAT") ? { presence: { heartbeat: Number(envVar("PRESENCE_HEARTBEAT")) } } : {}),
