@@ -19,6 +19,11 @@ export function toRequest(
   return new IncomingRequest(incoming, res, listening, shim) as unknown as Request;
 }
 
+/** A request whose websocket is open lets go of what only the upgrade needed. */
+export function releaseUpgraded(request: Request): void {
+  if (request instanceof IncomingRequest) request.release();
+}
+
 /** What the Node adapter can do for the requests it made (`toRequest`). */
 export const nodeRuntime: Runtime = {
   name: "Node",
@@ -37,8 +42,10 @@ class IncomingRequest extends FastRequest {
    */
   readonly peer: string | undefined;
   /** How the server accepts this request's websocket upgrade (only on an `upgrade` event). */
-  readonly shim: UpgradeShim | undefined;
-  readonly #incoming: IncomingMessage;
+  shim: UpgradeShim | undefined;
+  // Let go once a websocket is open (`released`): the socket's context keeps this request for its life.
+  #incoming: IncomingMessage | undefined;
+  readonly #rawHeaders: string[];
   readonly #res: ServerResponse | undefined;
 
   constructor(
@@ -54,16 +61,23 @@ class IncomingRequest extends FastRequest {
     this.peer = socket.remoteAddress;
     this.shim = shim;
     this.#incoming = incoming;
+    this.#rawHeaders = incoming.rawHeaders;
     this.#res = res;
   }
 
+  /** The websocket is open: keep the headers, not Node's message (nor the upgrade's closure). */
+  release(): void {
+    this.#incoming = undefined;
+    this.shim = undefined;
+  }
+
   protected override readHeader(name: string): string | null {
-    return rawHeader(this.#incoming.rawHeaders, name);
+    return rawHeader(this.#rawHeaders, name);
   }
 
   protected readHeaders(): Headers {
     const headers = new Headers();
-    const raw = this.#incoming.rawHeaders;
+    const raw = this.#rawHeaders;
     for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
     return headers;
   }
@@ -84,11 +98,13 @@ class IncomingRequest extends FastRequest {
   }
 
   protected bodyStream(): ReadableStream<Uint8Array> | null {
-    return Readable.toWeb(this.#incoming) as ReadableStream<Uint8Array>;
+    const incoming = this.#incoming;
+    return incoming === undefined ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>);
   }
 
   protected readAll(limit: number): Promise<Uint8Array | undefined> {
     const incoming = this.#incoming;
+    if (incoming === undefined) return Promise.resolve(new Uint8Array(0));
     // Over the limit, the body is not read any further: the 413 closes the connection.
     if (Number(rawHeader(incoming.rawHeaders, "content-length")) > limit) return Promise.resolve(undefined);
     return new Promise((resolve, reject) => {

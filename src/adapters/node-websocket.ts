@@ -2,9 +2,9 @@ import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import * as wsModule from "ws";
 import { type WebSocket, WebSocketServer } from "ws";
-import type { Broadcast, SocketTransport, UpgradeShim } from "../runtime/runtime.ts";
+import type { Broadcast, OpenSocket, SocketTransport, UpgradeShim } from "../runtime/runtime.ts";
 import { type FetchApp, nodeFetch } from "./node-handler.ts";
-import { toRequest } from "./node-request.ts";
+import { releaseUpgraded, toRequest } from "./node-request.ts";
 import { toNodeHeaders } from "./node-response.ts";
 
 const chosenProtocol = Symbol("portico.protocol");
@@ -19,21 +19,8 @@ export class NodeUpgrades {
     const shim: UpgradeShim = (_request, open, options) => {
       (incoming as { [chosenProtocol]?: string | undefined })[chosenProtocol] = options.protocol;
       this.#server(options.maxMessageSize).handleUpgrade(incoming, socket, head, (ws) => {
-        const controller = open(transport(ws));
-        ws.on("message", (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
-          const bytes = Array.isArray(data)
-            ? Buffer.concat(data)
-            : data instanceof ArrayBuffer
-              ? Buffer.from(data)
-              : data;
-          controller.receive(
-            isBinary
-              ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-              : bytes.toString("utf8"),
-          );
-        });
-        ws.on("close", (code: number, reason: Buffer) => controller.closed(code, reason.toString("utf8")));
-        ws.on("error", () => ws.terminate());
+        releaseUpgraded(request);
+        accept(ws, open);
       });
       return undefined;
     };
@@ -68,6 +55,24 @@ export class NodeUpgrades {
     }
     return server;
   }
+}
+
+// The open socket's handlers, made here rather than inside `handle`: a closure keeps its outer scopes, and
+// those hold the upgrade's message, head and socket, for as long as the socket lives.
+function accept(ws: WebSocket, open: OpenSocket): void {
+  const controller = open(transport(ws));
+  ws.on("message", (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
+    const bytes = Array.isArray(data)
+      ? Buffer.concat(data)
+      : data instanceof ArrayBuffer
+        ? Buffer.from(data)
+        : data;
+    controller.receive(
+      isBinary ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes.toString("utf8"),
+    );
+  });
+  ws.on("close", (code: number, reason: Buffer) => controller.closed(code, reason.toString("utf8")));
+  ws.on("error", () => ws.terminate());
 }
 
 // After a close for a client's fault (1008: flooding or not reading; 1009: too big), nothing more is

@@ -74,7 +74,7 @@ function findRoute(state: AppState, ctx: Context): AppRoute {
   const { method, path } = ctx.request;
   try {
     const found =
-      (state.hasWebSockets && method === "GET" && isUpgradeRequest(ctx.request.headers)
+      (state.hasWebSockets && method === "GET" && isUpgradeRequest(ctx.request)
         ? state.table.find(WS_METHOD, path)
         : undefined) ?? state.table.find(method, path);
     if (found === undefined) return unmatchedRoute(state, path);

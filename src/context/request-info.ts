@@ -1,4 +1,4 @@
-import { toStandardRequest } from "../fast-path/fast-path.ts";
+import { headerOf, toStandardRequest } from "../fast-path/fast-path.ts";
 import type { RequestTarget } from "../http/request-target.ts";
 import { NO_RUNTIME, type Runtime } from "../runtime/runtime.ts";
 import type { Dictionary } from "./dictionary.ts";
@@ -124,6 +124,16 @@ export class RequestInfo {
       this.#raw = this.#rewritten ? new Request(this.url, standard) : standard;
     }
     return this.#raw;
+  }
+
+  /**
+   * One request header (any case; several joined by `, `), or `null`: from the adapter's own request
+   * where it can, without building all of `headers`.
+   */
+  header(name: string): string | null {
+    if (this.#headers === undefined && this.#kept === undefined)
+      return headerOf(this.source, name.toLowerCase());
+    return this.headers.get(name);
   }
 
   /** The request headers. */

@@ -9,8 +9,8 @@ import { SocketController } from "./socket-controller.ts";
 const upgraded = new WeakSet<Context>();
 
 /** True when the request asks for a websocket (`Upgrade: websocket`). */
-export function isUpgradeRequest(headers: Headers): boolean {
-  const upgrade = headers.get("upgrade");
+export function isUpgradeRequest(request: { header(name: string): string | null }): boolean {
+  const upgrade = request.header("upgrade");
   return upgrade !== null && upgrade.toLowerCase() === "websocket";
 }
 
@@ -35,19 +35,19 @@ export function upgrade(
 ): Response | undefined {
   const report = (error: unknown): void =>
     logger.error(`[portico] websocket of request ${ctx.request.id} failed`, error);
-  const headers = ctx.request.headers;
-  if (headers.get("sec-websocket-version") !== "13") {
+  const request = ctx.request;
+  if (request.header("sec-websocket-version") !== "13") {
     throw new HttpError(426, "UpgradeRequired", "Only websocket version 13 is supported", undefined, {
       "sec-websocket-version": "13",
     });
   }
-  if (!KEY.test(headers.get("sec-websocket-key") ?? ""))
+  if (!KEY.test(request.header("sec-websocket-key") ?? ""))
     throw badRequestError("Missing or invalid Sec-WebSocket-Key");
   const source = ctx.request.source;
   const shim = ctx.runtime.upgrade(source, ctx.env);
   if (!shim) throw new HttpError(501, "NotImplemented", "This server cannot accept websockets");
   const protocol = chooseProtocol(
-    headers.get("sec-websocket-protocol"),
+    request.header("sec-websocket-protocol"),
     isConnectable(handler) ? handler.protocols : undefined,
   );
   const open = (transport: SocketTransport): SocketController => {

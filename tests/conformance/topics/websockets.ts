@@ -37,6 +37,20 @@ export const websockets: Topic = {
       socket.onMessage((message) => socket.send(message));
     });
     app.ws("/ws/close", (socket) => socket.onMessage(() => socket.close(4001, "bye")));
+    // What the handshake said, read once the socket is open (an adapter may let go of its request then).
+    app.ws("/ws/handshake", (socket, ctx) =>
+      socket.onMessage(() =>
+        socket.send(
+          JSON.stringify({
+            header: ctx.request.header("Sec-WebSocket-Version"),
+            headers: ctx.request.headers.get("sec-websocket-version"),
+            missing: ctx.request.header("x-absent"),
+            host: ctx.request.header("host") === new URL(ctx.request.url).host,
+            path: ctx.request.path,
+          }),
+        ),
+      ),
+    );
     const Chat = defineChannel({
       params: {
         path: { room: v.pipe(v.string(), v.minLength(2)) },
@@ -107,6 +121,20 @@ export const websockets: Topic = {
         });
         assert.deepEqual(outcome.messages, ["hello 36", "hi", [1, 2, 255]]);
         assert.equal(outcome.code, 1000);
+      },
+    },
+    {
+      needsServer: true,
+      name: "ws: the handshake's headers stay readable while the socket is open (header() and headers)",
+      async run(c) {
+        const outcome = await wsSession(origin(c), "/ws/handshake", { send: ["read"], closeAfter: 1 });
+        assert.deepEqual(JSON.parse(String(outcome.messages[0])), {
+          header: "13",
+          headers: "13",
+          missing: null,
+          host: true,
+          path: "/ws/handshake",
+        });
       },
     },
     {
