@@ -10,7 +10,7 @@
  * @module
  */
 
-export type { AppOptions, TrustProxyOptions } from "./app/app-options.ts";
+export type { AppOptions, ErrorRenderingOptions, TrustProxyOptions } from "./app/app-options.ts";
 export type { ErrorHandler, Logger, NotFoundHandler } from "./app/app-state.ts";
 export { App, type RouteInfo } from "./app/create-app.ts";
 export {
@@ -79,6 +79,7 @@ export {
   PathParamsError,
   QueryParamsError,
 } from "./errors/param-errors.ts";
+export type { ErrorFormat } from "./errors/render-error.ts";
 export { HtmlString, html, raw, unescaped } from "./http/html.ts";
 export { isLocalPath } from "./http/location.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";

@@ -2,6 +2,7 @@
 import type { Limits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
 import type { AddressLookup } from "../context/request-info.ts";
+import type { ErrorFormat } from "../errors/render-error.ts";
 import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
 import { type HistoryOptions, type PubSubDriver, TopicHub } from "../pubsub/hub.ts";
 import type { PresenceOptions } from "../pubsub/presence.ts";
@@ -12,6 +13,8 @@ import { consoleLogger, type Logger } from "./app-state.ts";
 export interface AppOptions {
   /** Show the message and stack of unexpected errors in 500 responses (development only). Default `false`. */
   readonly verbose?: boolean;
+  /** How error responses are rendered. */
+  readonly errors?: ErrorRenderingOptions;
   /** Request id handling. Default: a new UUID v4 per request, sent back as `X-Request-Id`. */
   readonly requestId?: RequestIdOptions;
   /** Overrides of the safe limits (body size, nesting, counts…). */
@@ -79,4 +82,23 @@ export function topicHub(options: AppOptions): TopicHub {
     options.history,
     options.presence,
   );
+}
+
+/** How an app renders its error responses (`createApp({ errors })`). */
+export interface ErrorRenderingOptions {
+  /**
+   * What an error is sent as when the client's `Accept` names none of `text/plain`, `application/json`
+   * and `text/html` (or is absent, or accepts any type), or ranks them equal: `"text"` (the default, readable
+   * in a terminal) or `"json"` (the envelope `{ error: { name, message, code, payload } }`, what
+   * generated API clients expect). A client that asks for one format gets it either way.
+   */
+  readonly format?: ErrorFormat;
+}
+
+/** The error format an app's options name, checked. */
+export function errorFormatOf(options: ErrorRenderingOptions | undefined): ErrorFormat {
+  const format = options?.format ?? "text";
+  if (format !== "text" && format !== "json")
+    throw new TypeError(`createApp: errors.format must be "text" or "json", got ${JSON.stringify(format)}`);
+  return format;
 }

@@ -12,7 +12,7 @@ import { NOT_FOUND_METHOD, newScope } from "../router/scope.ts";
 import { NO_RUNTIME, type Runtime, type RuntimeFetch, type TopicMessage } from "../runtime/runtime.ts";
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/bun-handlers.ts";
 import { checkCloseCode } from "../ws/socket-controller.ts";
-import { type AppOptions, addressLookup, topicHub } from "./app-options.ts";
+import { type AppOptions, addressLookup, errorFormatOf, topicHub } from "./app-options.ts";
 import { type AppRoute, type AppState, consoleLogger, type Logger } from "./app-state.ts";
 import { closeApp } from "./close-app.ts";
 import { dispatch } from "./dispatch.ts";
@@ -89,6 +89,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       unmatched: { scopes: [root], run: (ctx) => unmatched(state, ctx) },
       asterisk: { scopes: [root], run: (ctx) => asterisk(state, ctx) },
       verbose: options.verbose === true,
+      errorFormat: errorFormatOf(options.errors),
       trustIncomingId: options.requestId?.trustIncoming === true,
       idHeader: (options.requestId?.header ?? "X-Request-Id").toLowerCase(),
       limits,

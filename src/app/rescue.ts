@@ -74,8 +74,15 @@ export function renderDefault(state: AppState, ctx: Context, error: unknown): vo
   }
   const response = ctx.response;
   try {
-    const accept = ctx.request.headers.get("accept");
-    const rendered = renderError(error, accept, ctx.request.id, state.verbose, nonceIfAny(ctx));
+    const accept = ctx.request.header("accept");
+    const rendered = renderError(
+      error,
+      accept,
+      ctx.request.id,
+      state.verbose,
+      nonceIfAny(ctx),
+      state.errorFormat,
+    );
     response.status = rendered.status;
     response.body = rendered.body;
     response.headers.set("content-type", rendered.contentType);

@@ -14,6 +14,15 @@ export interface RenderedError {
 
 const MEDIA_TYPES = ["text/plain", "application/json", "text/html"] as const;
 const CONTENT_TYPES = ["text/plain; charset=utf-8", "application/json", "text/html; charset=utf-8"] as const;
+// The same, JSON first: sent when `Accept` names none of them, or ranks them equal.
+const JSON_FIRST = ["application/json", "text/plain", "text/html"] as const;
+const FROM_JSON_FIRST = [1, 0, 2] as const;
+
+/** The media types an error can be sent in (for the OpenAPI document), and their content types. */
+export const ERROR_MEDIA_TYPES: readonly string[] = MEDIA_TYPES;
+
+/** What an app sends an error as when the client's `Accept` names none of the formats (`createApp({ errors })`). */
+export type ErrorFormat = "text" | "json";
 
 /** True when an error's code can be sent as an HTTP error status. */
 export function isErrorStatus(code: number): boolean {
@@ -21,7 +30,8 @@ export function isErrorStatus(code: number): boolean {
 }
 
 /**
- * Renders an error for the client by its `Accept` header (text by default, JSON, or HTML).
+ * Renders an error for the client by its `Accept` header (text by default, or JSON when `preferred`; JSON,
+ * or HTML).
  * An {@link HttpError} with an error status shows its code, name, message and payload; anything else
  * is a 500 that shows nothing, unless `verbose` (development) adds its message and stack.
  */
@@ -31,11 +41,15 @@ export function renderError(
   requestId: string,
   verbose: boolean,
   nonce?: string,
+  preferred: ErrorFormat = "text",
 ): RenderedError {
   const known = isHttpError(error) && isErrorStatus(error.code);
   const shown: HttpError = known ? error : internalError(error, verbose);
   const stack = !known && verbose && error instanceof Error ? error.stack : undefined;
-  const format = Math.max(pickMediaType(accept, MEDIA_TYPES), 0);
+  const format =
+    preferred === "json"
+      ? FROM_JSON_FIRST[Math.max(pickMediaType(accept, JSON_FIRST), 0)]!
+      : Math.max(pickMediaType(accept, MEDIA_TYPES), 0);
   const title = `${shown.code} ${toWords(shown.name)}`;
   let body: string;
   if (format === 1) {

@@ -2,6 +2,7 @@ import type { RouteInfo } from "../app/create-app.ts";
 import { isRunnable } from "../context/handler.ts";
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
 import type { ErrorClass } from "../errors/define-error.ts";
+import { ERROR_MEDIA_TYPES } from "../errors/render-error.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import { isBodySpec } from "../params/t.ts";
 import { declared } from "../schema/declared.ts";
@@ -191,10 +192,14 @@ function operationOf(
   }
   for (const [code, list] of [...byCode].sort(([a], [b]) => a - b)) {
     const schemas = list.map(envelope);
-    responses[String(code)] = {
-      description: list.map((error) => error.name).join(", "),
-      content: { "application/json": { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } } },
-    };
+    // Sent as the client's Accept asks: the envelope in JSON, or a line of text, or an HTML page.
+    const content: Record<string, unknown> = {};
+    for (const mediaType of ERROR_MEDIA_TYPES)
+      content[mediaType] =
+        mediaType === "application/json"
+          ? { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } }
+          : { schema: { type: "string" } };
+    responses[String(code)] = { description: list.map((error) => error.name).join(", "), content };
   }
   operation.responses = responses;
   return operation;

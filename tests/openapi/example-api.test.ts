@@ -42,6 +42,20 @@ async function outcome(
     `${method} ${path} ${response.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`,
   );
   seen.add(`${method} ${template} ${response.status}${body.error ? ` ${body.error.name}` : ""}`);
+  if (response.status >= 400) {
+    // Asked for text, or for nothing in particular, an error comes in a documented media type too.
+    for (const accept of ["text/plain", "*/*"]) {
+      const again = await app.request(path, {
+        method,
+        body: init.body ?? null,
+        headers: { ...init.headers, accept },
+      });
+      const mediaType = again.headers.get("content-type")!.split(";")[0]!;
+      assert.equal(again.status, response.status);
+      assert.ok(mediaType in documented.content, `${method} ${path} ${again.status} documents ${mediaType}`);
+      assert.equal(typeof (await again.text()), "string");
+    }
+  }
   return { status: response.status, body };
 }
 const json = (value: unknown) => ({

@@ -39,6 +39,8 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     ],
     types: [
       "PublishOptions",
+      "ErrorRenderingOptions",
+      "ErrorFormat",
       "PubSubDriver",
       "PubSubStats",
       "OutboxLimits",
