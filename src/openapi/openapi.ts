@@ -17,7 +17,16 @@ export interface OpenApiOptions {
   readonly info: { readonly title: string; readonly version: string; readonly [key: string]: unknown };
   /** Where the API is served (`[{ url: "https://api.example/v1" }]`). */
   readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+  /**
+   * Told of each route the document cannot hold as it stands (one whose path and method another route
+   * already documents). Default: `console.warn`.
+   */
+  readonly onWarning?: (message: string) => void;
 }
+
+// The methods OpenAPI 3.1 has a place for; others (`PROPFIND`, `QUERY`…) go under `x-additionalOperations`,
+// as OpenAPI 3.2's `additionalOperations`, so the document stays valid.
+const OPENAPI_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
 
 /** An OpenAPI 3.1 document, as a plain object. */
 export type OpenApiDocument = Record<string, unknown> & {
@@ -62,6 +71,9 @@ const PARAM_ERROR_PAYLOAD: Schema = {
  */
 export function openapi(app: { routes(): readonly RouteInfo[] }, options: OpenApiOptions): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
+  const warn = options.onWarning ?? ((message: string) => console.warn(message));
+  // Templates by shape (`/same/{}`): OpenAPI holds one path per shape, whatever its parameters' names.
+  const byShape = new Map<string, string>();
   for (const route of app.routes()) {
     if (route.websocket || route.method === "ALL") continue;
     const endpoint = isRunnable(route.handler)
@@ -70,13 +82,27 @@ export function openapi(app: { routes(): readonly RouteInfo[] }, options: OpenAp
     const middlewareErrors = route.middleware.flatMap((middleware) =>
       declaredErrors((middleware as { errors?: Record<string, ErrorClass<unknown>> }).errors),
     );
-    for (const [index, { template, names }] of templates(route.path).entries()) {
-      const operation = operationOf(endpoint, names, middlewareErrors);
+    for (const [index, variant] of templates(route.path).entries()) {
+      const shape = variant.template.replace(/\{[^}]*\}/g, "{}");
+      const template = byShape.get(shape) ?? variant.template;
+      byShape.set(shape, template);
+      const operation = operationOf(endpoint, renamed(variant, template), middlewareErrors);
       // operationId is unique per document: an optional group's other templates get `name__2`, …
       if (route.name !== undefined)
         operation.operationId = index === 0 ? route.name : `${route.name}__${index + 1}`;
-      paths[template] ??= {};
-      paths[template][route.method.toLowerCase()] = operation;
+      const method = route.method.toLowerCase();
+      const item = (paths[template] ??= {});
+      const place: Record<string, unknown> = OPENAPI_METHODS.has(method)
+        ? item
+        : ((item["x-additionalOperations"] as Record<string, unknown> | undefined) ??= {});
+      const key = OPENAPI_METHODS.has(method) ? method : route.method;
+      if (key in place) {
+        warn(
+          `[portico] openapi: ${route.method} ${route.path} is left out: ${route.method} ${template} already documents another route`,
+        );
+        continue;
+      }
+      place[key] = operation;
     }
   }
   return {
@@ -118,6 +144,21 @@ function templates(path: string): { template: string; names: Map<string, Schema>
   return variants.map((variant) => ({ template: variant.template || "/", names: variant.names }));
 }
 
+// A variant's path parameters under the names of the template its shape is documented at (the same
+// positions), so each operation's parameters match the path it is listed under.
+function renamed(
+  variant: { template: string; names: Map<string, Schema> },
+  template: string,
+): Map<string, Schema> {
+  if (variant.template === template) return variant.names;
+  const theirs = [...template.matchAll(/\{([^}]*)\}/g)].map((match) => match[1]!);
+  const ours = [...variant.names];
+  return new Map(theirs.map((name, i) => [name, { ...ours[i]![1], [DECLARED_AS]: ours[i]![0] }]));
+}
+
+// The name a renamed path parameter has in its route (and its endpoint's declaration).
+const DECLARED_AS = "x-portico-declared-as";
+
 function operationOf(
   endpoint: Endpoint<ParamsDeclaration> | undefined,
   pathNames: Map<string, Schema>,
@@ -128,13 +169,15 @@ function operationOf(
   const parameters: Record<string, unknown>[] = [];
   const declaredPath = params.path === undefined ? undefined : objectParts(params.path as SourceDeclaration);
   for (const [name, fromPattern] of pathNames) {
-    const declared = declaredPath?.properties[name];
-    const { [MULTI_SEGMENT]: multi, ...schema } = fromPattern;
+    const { [MULTI_SEGMENT]: multi, [DECLARED_AS]: declaredAs, type: _string, ...fromRoute } = fromPattern;
+    const declared = declaredPath?.properties[(declaredAs as string | undefined) ?? name];
+    // A declared schema is the parameter's (its own type, or none: `anyOf`…); the pattern's regexp
+    // and description stay beside it.
     parameters.push({
       name,
       in: "path",
       required: true,
-      schema: declared ? { ...schema, ...declared } : schema,
+      schema: declared ? { ...fromRoute, ...declared } : { type: "string", ...fromRoute },
       ...(multi ? { [MULTI_SEGMENT]: true } : {}),
     });
   }
@@ -211,8 +254,16 @@ function success(endpoint: Endpoint<ParamsDeclaration> | undefined): Record<stri
   const byMediaType = new Map<string, Schema[]>();
   for (const view of endpoint.views) {
     for (const mediaType of view.mediaTypes) {
-      const json = mediaType === "application/json" || mediaType.endsWith("+json");
-      const schema: Schema = json ? (view.schema ? jsonSchemaOf(view.schema) : {}) : { type: "string" };
+      // The view's schema describes its `json` renderer; another JSON renderer (`+json`) returns what
+      // it chooses, so its shape is not known.
+      const schema: Schema =
+        mediaType === "application/json"
+          ? view.schema
+            ? jsonSchemaOf(view.schema)
+            : {}
+          : mediaType.endsWith("+json")
+            ? {}
+            : { type: "string" };
       byMediaType.set(mediaType, [...(byMediaType.get(mediaType) ?? []), schema]);
     }
   }

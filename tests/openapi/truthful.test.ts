@@ -1,0 +1,88 @@
+// The OpenAPI document says only what is true, and stays valid whatever routes an app has: declared path
+// schemas without `type: string` glued on, `+json` renderers not given the `json` renderer's shape,
+// custom methods kept in an extension, paths that differ only by parameter names documented once, and a
+// route that cannot be documented is said, not silently replaced.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import * as v from "valibot";
+import { createApp, defineEndpoint, defineView, t } from "../../src/mod.ts";
+import { openapi } from "../../src/openapi/mod.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: documents are read as untyped JSON here.
+type Json = any;
+const info = { title: "t", version: "1" };
+const valid = async (doc: object) => {
+  const result = await new Validator().validate(structuredClone(doc) as never);
+  assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
+};
+
+test("a declared path schema is the parameter's own: an int64 has no `type: string` glued on, a picklist keeps its own", async () => {
+  const app = createApp();
+  app.get("/a/:id", defineEndpoint({ params: { path: { id: t.int64() } }, call: () => {} }));
+  app.get("/b/:kind", defineEndpoint({ params: { path: { kind: v.picklist(["x", "y"]) } }, call: () => {} }));
+  app.get("/c/:slug(\\w+)", () => {});
+  const doc: Json = openapi(app, { info });
+  const schemaOf = (path: string) => doc.paths[path].get.parameters[0].schema;
+  assert.equal(schemaOf("/a/{id}").type, undefined);
+  assert.equal(schemaOf("/a/{id}").format, "int64");
+  assert.deepEqual(schemaOf("/b/{kind}"), { type: "string", enum: ["x", "y"] });
+  assert.deepEqual(schemaOf("/c/{slug}"), { type: "string", pattern: "^(?:\\w+)$" });
+  await valid(doc);
+});
+
+test("a +json renderer is not documented with the json renderer's schema", async () => {
+  const Post = defineView({
+    schema: v.object({ title: v.string() }),
+    json: (post: { title: string }) => post,
+    "application/vnd.post+json": (post) => ({ data: post }),
+  });
+  const app = createApp();
+  app.get("/post", defineEndpoint({ view: Post, call: () => Post({ title: "x" }) }));
+  const content = (openapi(app, { info }) as Json).paths["/post"].get.responses["200"].content;
+  assert.equal(content["application/json"].schema.type, "object");
+  assert.deepEqual(content["application/vnd.post+json"].schema, {});
+});
+
+test("routes with methods OpenAPI 3.1 has no place for stay, under x-additionalOperations; the document stays valid", async () => {
+  const app = createApp();
+  app.route("PROPFIND", "/files/:name", () => {}, { name: "propfind" });
+  app.route("QUERY", "/search", () => {});
+  app.get("/files/:name", () => {});
+  const doc: Json = openapi(app, { info });
+  assert.deepEqual(Object.keys(doc.paths["/files/{name}"]).sort(), ["get", "x-additionalOperations"]);
+  assert.equal(doc.paths["/files/{name}"]["x-additionalOperations"].PROPFIND.operationId, "propfind");
+  assert.ok(doc.paths["/search"]["x-additionalOperations"].QUERY.responses);
+  await valid(doc);
+});
+
+test("paths that differ only by parameter names are one path; each operation's parameters match it", async () => {
+  const warnings: string[] = [];
+  const app = createApp();
+  app.get("/same/:x", defineEndpoint({ params: { path: { x: v.string() } }, call: () => {} }));
+  app.delete("/same/:y(\\d+)", defineEndpoint({ params: { path: { y: t.int32() } }, call: () => {} }));
+  const doc: Json = openapi(app, { info, onWarning: (message) => warnings.push(message) });
+  assert.deepEqual(Object.keys(doc.paths), ["/same/{x}"]);
+  assert.equal(doc.paths["/same/{x}"].get.parameters[0].schema.type, "string");
+  const removed = doc.paths["/same/{x}"].delete.parameters[0];
+  assert.equal(removed.name, "x");
+  assert.equal(removed.schema.type, "integer");
+  assert.equal(removed.schema.pattern, "^(?:\\d+)$");
+  assert.deepEqual(warnings, []);
+  await valid(doc);
+});
+
+test("a route whose path and method another route already documents is left out with a warning, never silently", async () => {
+  const warnings: string[] = [];
+  const app = createApp();
+  app.route("GET", "/same/:x", () => {}, { name: "first" });
+  app.route("GET", "/same/:y(\\d+)", () => {}, { name: "second" });
+  const doc: Json = openapi(app, { info, onWarning: (message) => warnings.push(message) });
+  assert.equal(doc.paths["/same/{x}"].get.operationId, "first");
+  assert.equal(warnings.length, 1);
+  assert.match(
+    warnings[0]!,
+    /GET \/same\/:y\(\\d\+\) is left out: GET \/same\/\{x\} already documents another route/,
+  );
+  await valid(doc);
+});
