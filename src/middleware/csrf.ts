@@ -57,5 +57,6 @@ export function csrf(options: CsrfOptions = {}): DeclaringMiddleware<{
     if ((SAFE.has(ctx.request.method) && !isUpgrade(ctx)) || check(ctx)) return next();
     throw new CrossSiteRequestRefused();
   };
-  return declaring(middleware, { CrossSiteRequestRefused });
+  // (On an HTTP route, a GET is never refused: the handshakes it checks are websocket routes'.)
+  return declaring(middleware, { CrossSiteRequestRefused }, (method) => !SAFE.has(method));
 }

@@ -65,7 +65,7 @@ export function etag(
     if (method === "GET" || method === "HEAD") ctx.response.transform(tag);
     return next();
   };
-  return declaring(middleware, { PreconditionFailed });
+  return declaring(middleware, { PreconditionFailed }, (method) => method === "GET" || method === "HEAD");
 }
 
 function answer(response: Response, value: string, request: Headers): Response {

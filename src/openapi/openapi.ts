@@ -79,9 +79,13 @@ export function openapi(app: { routes(): readonly RouteInfo[] }, options: OpenAp
     const endpoint = isRunnable(route.handler)
       ? (route.handler as unknown as Endpoint<ParamsDeclaration>)
       : undefined;
-    const middlewareErrors = route.middleware.flatMap((middleware) =>
-      declaredErrors((middleware as { errors?: Record<string, ErrorClass<unknown>> }).errors),
-    );
+    const middlewareErrors = route.middleware.flatMap((middleware) => {
+      const { errors, declaresFor } = middleware as {
+        errors?: Record<string, ErrorClass<unknown>>;
+        declaresFor?: (method: string) => boolean;
+      };
+      return declaresFor === undefined || declaresFor(route.method) ? declaredErrors(errors) : [];
+    });
     for (const [index, variant] of templates(route.path).entries()) {
       const shape = variant.template.replace(/\{[^}]*\}/g, "{}");
       const template = byShape.get(shape) ?? variant.template;

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import * as v from "valibot";
+import { csrf, etag } from "../../src/middleware/mod.ts";
 import { createApp, defineEndpoint, defineView, t } from "../../src/mod.ts";
 import { openapi } from "../../src/openapi/mod.ts";
 
@@ -85,4 +86,23 @@ test("a route whose path and method another route already documents is left out 
     /GET \/same\/:y\(\\d\+\) is left out: GET \/same\/\{x\} already documents another route/,
   );
   await valid(doc);
+});
+
+test("middleware errors are documented only on the methods that can meet them: csrf()'s 403 not on GET, etag()'s 412 only on GET and HEAD", async () => {
+  const app = createApp();
+  app.use(csrf());
+  app.use(etag());
+  app.get("/thing", () => {});
+  app.post("/thing", () => {});
+  app.route("PROPFIND", "/thing", () => {});
+  const item: Json = openapi(app, { info }).paths["/thing"];
+  const codes = (operation: Json) => Object.keys(operation.responses).sort();
+  assert.deepEqual(codes(item.get), ["200", "412"]);
+  assert.deepEqual(codes(item.post), ["200", "403"]);
+  assert.deepEqual(codes(item["x-additionalOperations"].PROPFIND), ["200", "403"]);
+  // And at run time, the same: a cross-site GET passes, a cross-site POST is refused.
+  const crossSite = { "sec-fetch-site": "cross-site" };
+  assert.equal((await app.request("/thing", { headers: crossSite })).status, 200);
+  assert.equal((await app.request("/thing", { method: "POST", headers: crossSite })).status, 403);
+  await valid(openapi(app, { info }));
 });
