@@ -121,10 +121,12 @@ export function acceptsType(types: readonly string[] | undefined, type: string):
 }
 
 /** A file field of a multipart form (`File`). See {@link FileOptions}. */
-function file(options?: FileOptions & { readonly stream?: false }): v.GenericSchema<File, File>;
+function file(options?: FileOptions & { readonly stream?: false }): v.GenericSchema<Blob, File>;
 /** A file field streamed to the handler (must be the form's last part). */
-function file(options: FileOptions & { readonly stream: true }): v.GenericSchema<StreamedFile, StreamedFile>;
-function file(options: FileOptions = {}): v.GenericSchema<File | StreamedFile, File | StreamedFile> {
+function file(
+  options: FileOptions & { readonly stream: true },
+): v.GenericSchema<Blob | StreamedFile, StreamedFile>;
+function file(options: FileOptions = {}): v.GenericSchema<Blob | StreamedFile, File | StreamedFile> {
   const { maxSize, types, stream = false } = options;
   if (maxSize !== undefined && (!Number.isSafeInteger(maxSize) || maxSize < 1)) {
     throw new RangeError("t.file(): maxSize must be a positive number of bytes");
@@ -250,10 +252,10 @@ export const t: {
   readonly key: <TSchema extends AnySchema>(sourceKey: string, schema: TSchema) => TSchema;
   /** A file field of a multipart form: `t.file({ maxSize, types })`, or `{ stream: true }` for a stream. */
   readonly file: {
-    /** A buffered `File`. */
-    (options?: FileOptions & { readonly stream?: false }): v.GenericSchema<File, File>;
-    /** A file streamed to the handler. */
-    (options: FileOptions & { readonly stream: true }): v.GenericSchema<StreamedFile, StreamedFile>;
+    /** A buffered `File` (a client may send any `Blob`). */
+    (options?: FileOptions & { readonly stream?: false }): v.GenericSchema<Blob, File>;
+    /** A file streamed to the handler (a client may send any `Blob`). */
+    (options: FileOptions & { readonly stream: true }): v.GenericSchema<Blob | StreamedFile, StreamedFile>;
   };
   /** Declares a form or JSON source with options: `t.body(entries, { require: true })`. */
   readonly body: <

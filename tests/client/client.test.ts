@@ -221,4 +221,10 @@ describe("createClient: files go as multipart/form-data", () => {
       text: "hello file",
     });
   });
+
+  test('a Blob is sent as a file too (the part is named "blob", as FormData names it)', async () => {
+    const client = createClient<typeof routes>({ baseUrl: "http://x", routes, fetch: server.fetch });
+    const res = await client.upload({ form: { title: "raw", doc: new Blob(["bytes"]) } });
+    assert.deepEqual(res.ok && res.data, { title: "raw", name: "blob", text: "bytes" });
+  });
 });

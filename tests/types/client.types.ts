@@ -157,6 +157,9 @@ const uploadClient = createClient<typeof uploads>({ baseUrl: "http://x", routes:
 async function uploadCalls(): Promise<void> {
   const file = new File(["x"], "x.bin");
   await uploadClient.upload({ form: { title: "t", avatar: file, data: file } });
+  // A Blob is taken too (sent as a part named "blob").
+  const blob = new Blob(["x"], { type: "application/octet-stream" });
+  await uploadClient.upload({ form: { title: "t", avatar: blob, data: blob } });
   // @ts-expect-error a string is not a file
   await uploadClient.upload({ form: { title: "t", avatar: "x", data: file } });
 }
