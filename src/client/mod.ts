@@ -9,6 +9,7 @@
  * @module
  */
 
+export type { InputEntries, InputOf, MayLeaveOut, OptionalSchema } from "../schema/entries.ts";
 export { type ClientOptions, createClient, type RoutesShape } from "./client.ts";
 export type {
   CallInput,
@@ -20,12 +21,8 @@ export type {
   DataOf,
   DeclaredErrors,
   ErrorsOf,
-  InputEntries,
-  InputOf,
   IsRequired,
-  MayLeaveOut,
   MiddlewareErrors,
-  OptionalSchema,
   ParamErrorName,
   ParamErrors,
   SourceInput,

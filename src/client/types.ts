@@ -5,39 +5,8 @@ import type { ParamErrorPayload } from "../errors/param-errors.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import type { BodySpec } from "../params/t.ts";
 import type { RouteEntry } from "../router/define-routes.ts";
-import type { AnySchema, Entries } from "../schema/entries.ts";
-import type { StandardInput, StandardSchemaV1 } from "../schema/standard.ts";
+import type { InputOf } from "../schema/entries.ts";
 import type { View } from "../view/define-view.ts";
-
-/** A schema a caller may leave out: valibot's optional wrappers, or a Standard Schema accepting `undefined`. */
-export type OptionalSchema = { readonly type: "optional" | "exact_optional" | "nullish" };
-
-/** Whether a caller may leave an entry out. */
-export type MayLeaveOut<TDeclaration> = TDeclaration extends OptionalSchema
-  ? true
-  : TDeclaration extends AnySchema
-    ? false
-    : TDeclaration extends StandardSchemaV1
-      ? undefined extends StandardInput<TDeclaration>
-        ? true
-        : false
-      : false;
-
-/** What a caller sends for entries: each schema's input type; optional entries may be left out. */
-export type InputEntries<TEntries> = {
-  -readonly [K in keyof TEntries as MayLeaveOut<TEntries[K]> extends true ? never : K]: InputOf<TEntries[K]>;
-} & {
-  -readonly [K in keyof TEntries as MayLeaveOut<TEntries[K]> extends true ? K : never]?: InputOf<TEntries[K]>;
-};
-
-/** What a caller sends for one declaration: a schema's input type, or a group's entries. */
-export type InputOf<TDeclaration> = TDeclaration extends AnySchema
-  ? v.InferInput<TDeclaration>
-  : TDeclaration extends StandardSchemaV1
-    ? StandardInput<TDeclaration>
-    : TDeclaration extends Entries
-      ? InputEntries<TDeclaration>
-      : never;
 
 /** What a caller sends for one source (a `t.body` spec's declaration, or the entries). */
 export type SourceInput<TSource> =

@@ -5,6 +5,7 @@ import {
   type Entries,
   FORBIDDEN_KEYS,
   type InferEntries,
+  type InputEntries,
   type SourceDeclaration,
 } from "../schema/entries.ts";
 import { type FileOptions, mark } from "../schema/mark.ts";
@@ -149,8 +150,8 @@ function file(options: FileOptions = {}): v.GenericSchema<Blob | StreamedFile, F
 /** A nested group from entries: `user[name]=…` in query/form, a nested object in JSON. */
 function group<const TEntries extends Entries>(
   entries: TEntries,
-): v.GenericSchema<unknown, InferEntries<TEntries>> {
-  return objectOf(entries) as unknown as v.GenericSchema<unknown, InferEntries<TEntries>>;
+): v.GenericSchema<InputEntries<TEntries>, InferEntries<TEntries>> {
+  return objectOf(entries) as unknown as v.GenericSchema<InputEntries<TEntries>, InferEntries<TEntries>>;
 }
 
 /**
@@ -247,7 +248,7 @@ export const t: {
   /** A nested group from entries: `user[name]=…` in query/form, a nested object in JSON. */
   readonly group: <const TEntries extends Entries>(
     entries: TEntries,
-  ) => v.GenericSchema<unknown, InferEntries<TEntries>>;
+  ) => v.GenericSchema<InputEntries<TEntries>, InferEntries<TEntries>>;
   /** Reads the parameter from another source key than the field's name: `t.key("user_id", t.int32())`. */
   readonly key: <TSchema extends AnySchema>(sourceKey: string, schema: TSchema) => TSchema;
   /** A file field of a multipart form: `t.file({ maxSize, types })`, or `{ stream: true }` for a stream. */

@@ -1,5 +1,5 @@
 import type * as v from "valibot";
-import type { StandardOutput, StandardSchemaV1 } from "./standard.ts";
+import type { StandardInput, StandardOutput, StandardSchemaV1 } from "./standard.ts";
 
 /** Any valibot schema (sync). */
 export type AnySchema = v.GenericSchema<unknown, unknown>;
@@ -60,3 +60,33 @@ export type InferDeclaration<TDeclaration> = TDeclaration extends AnySchema
 
 /** Keys that could reach an object's prototype; never accepted as parameter names. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** A schema a caller may leave out: valibot's optional wrappers, or a Standard Schema accepting `undefined`. */
+export type OptionalSchema = { readonly type: "optional" | "exact_optional" | "nullish" };
+
+/** Whether a caller may leave an entry out. */
+export type MayLeaveOut<TDeclaration> = TDeclaration extends OptionalSchema
+  ? true
+  : TDeclaration extends AnySchema
+    ? false
+    : TDeclaration extends StandardSchemaV1
+      ? undefined extends StandardInput<TDeclaration>
+        ? true
+        : false
+      : false;
+
+/** What a caller sends for entries: each schema's input type; optional entries may be left out. */
+export type InputEntries<TEntries> = {
+  -readonly [K in keyof TEntries as MayLeaveOut<TEntries[K]> extends true ? never : K]: InputOf<TEntries[K]>;
+} & {
+  -readonly [K in keyof TEntries as MayLeaveOut<TEntries[K]> extends true ? K : never]?: InputOf<TEntries[K]>;
+};
+
+/** What a caller sends for one declaration: a schema's input type, or a group's entries. */
+export type InputOf<TDeclaration> = TDeclaration extends AnySchema
+  ? v.InferInput<TDeclaration>
+  : TDeclaration extends StandardSchemaV1
+    ? StandardInput<TDeclaration>
+    : TDeclaration extends Entries
+      ? InputEntries<TDeclaration>
+      : never;

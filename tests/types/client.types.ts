@@ -164,3 +164,30 @@ async function uploadCalls(): Promise<void> {
   await uploadClient.upload({ form: { title: "t", avatar: "x", data: file } });
 }
 void uploadCalls;
+
+// t.group(): its fields are typed on the caller's side too, not `unknown`.
+const ListUsers = defineEndpoint({
+  params: {
+    query: {
+      filter: v.optional(t.group({ role: t.string(), since: v.optional(t.int32()) })),
+      page: v.optional(t.int32()),
+    },
+  },
+  call(ep) {
+    type _filter = Expect<Equal<typeof ep.params.query.filter, { role: string; since?: number } | undefined>>;
+  },
+});
+const listing = defineRoutes({ listUsers: ["GET", "/users", ListUsers] });
+const listingClient = createClient<typeof listing>({ baseUrl: "http://x", routes: listing });
+async function groupCalls(): Promise<void> {
+  await listingClient.listUsers({ query: { filter: { role: "admin" } } });
+  await listingClient.listUsers({ query: { filter: { role: "admin", since: 3 }, page: 2 } });
+  await listingClient.listUsers({});
+  // @ts-expect-error a group is an object, not a number
+  await listingClient.listUsers({ query: { filter: 42 } });
+  // @ts-expect-error a group's required field is required
+  await listingClient.listUsers({ query: { filter: { since: 3 } } });
+  // @ts-expect-error a group's field has its type
+  await listingClient.listUsers({ query: { filter: { role: 7 } } });
+}
+void groupCalls;
