@@ -1,4 +1,3 @@
-import type * as v from "valibot";
 import type { DeclaredView, Endpoint } from "../endpoint/define-endpoint.ts";
 import type { ErrorClass, PayloadOf } from "../errors/define-error.ts";
 import type { ParamErrorPayload } from "../errors/param-errors.ts";

@@ -8,6 +8,13 @@ import { isBodySpec } from "../params/t.ts";
 import { declared } from "../schema/declared.ts";
 import type { Entries, SourceDeclaration } from "../schema/entries.ts";
 import { MULTI_SEGMENT, PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
+import {
+  type Declared,
+  declaredErrors,
+  envelope,
+  PARAM_ERROR_PAYLOAD,
+  PAYLOAD_TOO_LARGE,
+} from "./error-responses.ts";
 import { jsonSchemaOf, type Schema } from "./json-schema.ts";
 import { DECLARED_AS, renamed, templates } from "./path-templates.ts";
 
@@ -35,26 +42,8 @@ export type OpenApiDocument = Record<string, unknown> & {
 };
 
 type Operation = Record<string, unknown>;
-type Declared = { readonly name: string; readonly code: number; readonly payload: Schema };
 
 const PARAM_ERRORS: Readonly<Record<keyof ParamsDeclaration, string>> = PARAM_ERROR_NAMES;
-
-const PARAM_ERROR_PAYLOAD: Schema = {
-  type: "object",
-  required: ["path", "issues"],
-  properties: {
-    path: { type: "array", items: { type: "string" } },
-    issues: {
-      type: "array",
-      items: {
-        type: "object",
-        required: ["path", "message"],
-        properties: { path: { type: "array", items: { type: "string" } }, message: { type: "string" } },
-      },
-    },
-    truncated: { const: true },
-  },
-};
 
 /**
  * The OpenAPI 3.1 document of an app, from its declarations: every route `app.routes()` lists (named
@@ -167,9 +156,12 @@ function operationOf(
     const read = declared(spec ? spec.declaration : (declaration as SourceDeclaration));
     const schema = jsonSchemaOf(read.schema);
     // A form with files is multipart only (its files as `format: binary`); any form may be multipart.
+    // A nested group is sent as `group[field]=…` (deepObject), which standard tools then produce.
     if (source === "form") {
-      if (!read.files) content[mediaType] = { schema };
-      content["multipart/form-data"] = { schema };
+      const encoding = nestedEncoding(schema);
+      const form = encoding === undefined ? { schema } : { schema, encoding };
+      if (!read.files) content[mediaType] = form;
+      content["multipart/form-data"] = form;
       continue;
     }
     content[mediaType] = { schema };
@@ -179,6 +171,8 @@ function operationOf(
   responses[String(endpoint?.status ?? 200)] = success(endpoint);
   const errors: Declared[] = [
     ...middlewareErrors,
+    // A body over the app's limit (or a part over its own) is refused before the endpoint runs.
+    ...(params.form !== undefined || params.json !== undefined ? [PAYLOAD_TOO_LARGE] : []),
     ...(Object.keys(params) as (keyof ParamsDeclaration)[]).map((source) => ({
       name: PARAM_ERRORS[source],
       code: 400,
@@ -233,38 +227,6 @@ function success(endpoint: Endpoint<ParamsDeclaration> | undefined): Record<stri
   return { description: "Success", content };
 }
 
-function declaredErrors(errors: Record<string, ErrorClass<unknown>> | undefined): Declared[] {
-  return Object.entries(errors ?? {}).map(([name, error]) => ({
-    name,
-    code: error.code,
-    payload:
-      error.payloadEntries === undefined
-        ? { type: "null" }
-        : jsonSchemaOf(declared(error.payloadEntries as Entries).schema),
-  }));
-}
-
-// Portico's error envelope: `{ error: { name, message, code, payload } }`, the name in words as sent.
-function envelope(error: Declared): Schema {
-  return {
-    title: error.name,
-    type: "object",
-    required: ["error"],
-    properties: {
-      error: {
-        type: "object",
-        required: ["name", "message", "code", "payload"],
-        properties: {
-          name: { const: toWords(error.name) },
-          message: { type: ["string", "null"] },
-          code: { const: error.code },
-          payload: error.payload,
-        },
-      },
-    },
-  };
-}
-
 // The properties of a source's object schema (source keys, as `t.key` renames them) and which are required.
 function objectParts(declaration: SourceDeclaration): {
   properties: Record<string, Schema>;
@@ -282,6 +244,15 @@ function objectParts(declaration: SourceDeclaration): {
     if (listed.has(name)) required.add(key);
   }
   return { properties, required };
+}
+
+// `encoding` for a form's nested groups (objects, or lists of them): deepObject, exploded.
+function nestedEncoding(schema: Schema): Record<string, unknown> | undefined {
+  const encoding: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
+    if (isObject(property)) encoding[name] = { style: "deepObject", explode: true };
+  }
+  return Object.keys(encoding).length > 0 ? encoding : undefined;
 }
 
 function isObject(schema: Schema): boolean {

@@ -106,3 +106,34 @@ test("middleware errors are documented only on the methods that can meet them: c
   assert.equal((await app.request("/thing", { method: "POST", headers: crossSite })).status, 403);
   await valid(openapi(app, { info }));
 });
+
+test("a form's nested group is documented as deepObject (what the server reads), and a body route documents the app's 413", async () => {
+  const app = createApp({ limits: { bodySize: 256 } });
+  const CreatePost = defineEndpoint({
+    params: { form: t.body({ post: t.group({ title: v.string(), body: v.string() }) }, { require: true }) },
+    call: (ep) => Response.json(ep.params.form.post),
+  });
+  app.post("/posts", CreatePost);
+  const operation: Json = (openapi(app, { info }) as Json).paths["/posts"].post;
+  for (const mediaType of ["application/x-www-form-urlencoded", "multipart/form-data"])
+    assert.deepEqual(operation.requestBody.content[mediaType].encoding, {
+      post: { style: "deepObject", explode: true },
+    });
+  // deepObject, exploded: `post[title]=…&post[body]=…`, which the endpoint reads.
+  const sent = await app.request("/posts", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ "post[title]": "Hi", "post[body]": "There" }),
+  });
+  assert.deepEqual(await sent.json(), { title: "Hi", body: "There" });
+  // Over the app's body limit: the 413 it documents.
+  assert.equal(operation.responses["413"].description, "PayloadTooLarge");
+  const big = await app.request("/posts", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    body: `post[title]=${"x".repeat(1000)}&post[body]=y`,
+  });
+  assert.equal(big.status, 413);
+  assert.equal(((await big.json()) as Json).error.name, "Payload Too Large");
+  await valid(openapi(app, { info }));
+});
