@@ -28,9 +28,9 @@ export function requestIdFor(headers: Headers, trustIncoming: boolean, header: s
  */
 export function randomUUID(): string {
   const id = crypto.randomUUID();
-  flattened = Number(id);
+  sink.flattened = Number(id);
   return id;
 }
 
 // Written so the flattening read is not optimised away.
-let flattened = 0;
+const sink = { flattened: 0 };

@@ -6,8 +6,8 @@ import { ERROR_MEDIA_TYPES } from "../errors/render-error.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import { isBodySpec } from "../params/t.ts";
 import { declared } from "../schema/declared.ts";
-import type { Entries, SourceDeclaration } from "../schema/entries.ts";
-import { MULTI_SEGMENT, PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
+import type { SourceDeclaration } from "../schema/entries.ts";
+import { MULTI_SEGMENT, PARAM_ERROR_NAMES } from "../wire/contract.ts";
 import {
   type Declared,
   declaredErrors,
