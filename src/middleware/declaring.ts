@@ -10,7 +10,17 @@ export type DeclaringMiddleware<TErrors> = Middleware<unknown> & {
   readonly declaresFor?: (method: string) => boolean;
 };
 
-/** Attaches the errors a middleware refuses requests with, and the methods it can refuse (default: all). */
+/**
+ * Attaches the errors a middleware refuses requests with, and the methods it can refuse (default: all).
+ *
+ * @example
+ * const Locked = defineError("Locked", 423);
+ * const readOnly = declaring(
+ *   (ctx, next) => { if (maintenance) throw new Locked(); return next(); },
+ *   { Locked },
+ *   (method) => method !== "GET" && method !== "HEAD",
+ * );
+ */
 export function declaring<TErrors extends object>(
   middleware: Middleware<unknown>,
   errors: TErrors,

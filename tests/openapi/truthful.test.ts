@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import * as v from "valibot";
-import { csrf, etag } from "../../src/middleware/mod.ts";
-import { createApp, defineEndpoint, defineView, t } from "../../src/mod.ts";
+import { csrf, declaring, etag } from "../../src/middleware/mod.ts";
+import { createApp, defineEndpoint, defineError, defineView, t } from "../../src/mod.ts";
 import { openapi } from "../../src/openapi/mod.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are read as untyped JSON here.
@@ -136,4 +136,26 @@ test("a form's nested group is documented as deepObject (what the server reads),
   assert.equal(big.status, 413);
   assert.equal(((await big.json()) as Json).error.name, "Payload Too Large");
   await valid(openapi(app, { info }));
+});
+
+test("an app's own middleware declares its errors and their methods with declaring()", async () => {
+  const Locked = defineError("Locked", 423, { message: "Read-only for maintenance" });
+  const readOnly = declaring(
+    (ctx, next) => {
+      if (ctx.request.method !== "GET") throw new Locked();
+      return next();
+    },
+    { Locked },
+    (method) => method !== "GET" && method !== "HEAD",
+  );
+  const app = createApp();
+  app.use(readOnly);
+  app.get("/notes", () => {});
+  app.post("/notes", () => {});
+  const item: Json = (openapi(app, { info }) as Json).paths["/notes"];
+  assert.equal(item.get.responses["423"], undefined);
+  assert.equal(item.post.responses["423"].description, "Locked");
+  const refused = await app.request("/notes", { method: "POST", headers: { accept: "application/json" } });
+  assert.equal(refused.status, 423);
+  assert.equal(((await refused.json()) as Json).error.message, "Read-only for maintenance");
 });

@@ -186,6 +186,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   "./middleware": {
     values: [
       "CrossSiteRequestRefused",
+      "declaring",
       "HandlerTimeout",
       "NONCE",
       "PayloadTooLarge",
