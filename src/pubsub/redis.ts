@@ -41,8 +41,8 @@ export interface RedisPubSubOptions {
   /** Where failures go (the broker unreachable, a failed subscription, drops). Default: the app's logger. */
   readonly onError?: (error: unknown) => void;
   /**
-   * The Redis URL (`redis://host:6379`, `rediss://` for TLS, with `user:password@` for auth). Or, for a
-   * Redis Cluster, `cluster`.
+   * The Redis URL (`redis://host:6379`, `rediss://` for TLS, with `user:password@` for auth). Or
+   * `cluster`, or `sentinel`: exactly one of the three.
    */
   readonly url?: string;
   /**
@@ -173,8 +173,8 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
       resubscribed = true;
       update();
     });
-    // (A cluster's or Sentinel's client keeps its own subscriptions across reconnections.)
-    if (topology.kind !== "single") return;
+    // (A cluster's client keeps its own sharded subscriptions across reconnections.)
+    if (topology.kind === "cluster") return;
     for (const held of subscriber.getPubSubListeners("CHANNELS").keys()) {
       if (!held.startsWith(prefix) || wanted.has(held.slice(prefix.length))) continue;
       subscriber.unsubscribe(held).catch(() => {});
