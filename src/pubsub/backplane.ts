@@ -93,9 +93,12 @@ export class Backplane implements HistoryStore {
     };
   }
 
-  /** Starts receiving a topic from other instances (`history`: a topic with a history). */
-  subscribe(topic: string, history = false): void {
-    this.#call(() => this.#driver.subscribe(topic, history ? this.#history : undefined));
+  /**
+   * Starts receiving a topic from other instances (`history`: a topic with a history); settles once the
+   * broker confirmed the subscription, where the driver says.
+   */
+  subscribe(topic: string, history = false): Promise<void> {
+    return this.#call(() => this.#driver.subscribe(topic, history ? this.#history : undefined));
   }
 
   /** Stops receiving a topic. */
@@ -228,12 +231,14 @@ export class Backplane implements HistoryStore {
     this.#everUp = true;
   }
 
-  #call(action: () => void | Promise<void>): void {
+  // Runs a driver call; settles when it did (its failure reported, never thrown).
+  #call(action: () => void | Promise<void>): Promise<void> {
     try {
       const result = action();
-      if (result instanceof Promise) result.catch(this.#report);
+      if (result instanceof Promise) return result.catch(this.#report);
     } catch (error) {
       this.#report(error);
     }
+    return Promise.resolve();
   }
 }

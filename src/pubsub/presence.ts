@@ -57,7 +57,8 @@ export interface PresenceLink {
   readonly shared: boolean;
   instance(): string;
   send(topic: string, message: string): void;
-  subscribe(topic: string): void;
+  /** Settles once the broker confirmed the subscription (where the driver says). */
+  subscribe(topic: string): void | Promise<void>;
   unsubscribe(topic: string): void;
   error(message: string, error?: unknown): void;
 }
@@ -204,15 +205,21 @@ export class Presence {
     let followed = this.#topics.get(topic);
     if (followed !== undefined) return followed;
     const wait = Math.min(250, this.#heartbeat);
+    // The others are asked once this instance hears the topic: over Redis, the question goes out on
+    // another connection than the subscription, and answers that come before it are lost.
+    const subscribed = Promise.resolve(this.#link.subscribe(PRESENCE_PREFIX + topic));
     followed = {
-      synced: this.#link.shared ? new Promise((resolve) => setTimeout(resolve, wait)) : Promise.resolve(),
+      synced: this.#link.shared
+        ? subscribed.then(() => {
+            this.#send(topic, { op: "sync" });
+            return new Promise((resolve) => setTimeout(resolve, wait));
+          })
+        : Promise.resolve(),
       own: new Map(),
       others: new Map(),
       listeners: new Set(),
     };
     this.#topics.set(topic, followed);
-    this.#link.subscribe(PRESENCE_PREFIX + topic);
-    this.#send(topic, { op: "sync" });
     if (this.#timer === undefined) {
       this.#timer = setInterval(() => this.#beat(), this.#heartbeat);
       // The heartbeat alone does not keep a process alive (Node, Bun; Deno's timers are numbers).

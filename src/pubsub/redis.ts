@@ -207,7 +207,8 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
       wanted.set(topic, (message: Buffer) =>
         receive(topic, new Uint8Array(message.buffer, message.byteOffset, message.byteLength)),
       );
-      void listen(topic);
+      // Settles once Redis confirmed it (or it failed and will be retried).
+      return listen(topic);
     },
     async unsubscribe(topic) {
       wanted.delete(topic);
