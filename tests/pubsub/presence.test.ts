@@ -9,7 +9,8 @@ import { Presence, type PresenceEvent } from "../../src/pubsub/presence.ts";
 /** Instances on one bus: what one sends, the others that subscribed receive (unless it is cut off). */
 function bus() {
   const nodes = new Map<string, { presence: Presence; topics: Set<string>; cut: boolean }>();
-  const add = (name: string, heartbeat = 20) => {
+  // `subscribeDelay`: the broker confirms a subscription that much later (it hears nothing before).
+  const add = (name: string, heartbeat = 20, subscribeDelay = 0) => {
     const node = {
       topics: new Set<string>(),
       cut: false,
@@ -24,7 +25,15 @@ function bus() {
                 peer.presence.receive(topic, name, message);
             }
           },
-          subscribe: (topic) => node.topics.add(topic),
+          subscribe: (topic) => {
+            if (subscribeDelay === 0) {
+              node.topics.add(topic);
+              return;
+            }
+            return pause(subscribeDelay).then(() => {
+              node.topics.add(topic);
+            });
+          },
           unsubscribe: (topic) => node.topics.delete(topic),
           error: (message) => assert.fail(message),
         },
@@ -61,6 +70,15 @@ test("a member joining on one instance is listed and heard on the others; its le
   const ids = b.presence.state("room").members.map((member) => member.id);
   assert.equal(new Set(ids).size, ids.length);
   stop();
+  for (const node of [a, b]) node.presence.close();
+});
+
+test("an instance whose subscription is confirmed late still gets everyone's state (it asks once it hears)", async () => {
+  const { add } = bus();
+  const a = add("a", 1000);
+  a.presence.join("room", {}, { user: "ann" });
+  const b = add("b", 1000, 40);
+  assert.deepEqual(names((await b.presence.ask("room")).members), ["ann"]);
   for (const node of [a, b]) node.presence.close();
 });
 
