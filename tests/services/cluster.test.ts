@@ -11,14 +11,11 @@ import { createApp, type Recovery } from "../../src/mod.ts";
 import { topicEmitter } from "../../src/pubsub/emitter.ts";
 import { redisPubSub } from "../../src/pubsub/redis.ts";
 import { type Member, openMember } from "../conformance/client.ts";
-import { root, type StartedProcess, startProcess } from "../runtimes/processes.ts";
-import { nodeBin } from "../runtimes/targets.ts";
+import type { StartedProcess } from "../runtimes/processes.ts";
 import { until } from "./brokers.ts";
+import { startInstances } from "./instances.ts";
 import { type RedisCluster, startRedisCluster } from "./redis-topologies.ts";
 
-const bun = join(root, ".runtimes", "node_modules", ".bin", "bun");
-const deno = join(root, "node_modules", ".bin", "deno");
-const entry = "tests/services/instance.ts";
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 let dir: string;
@@ -28,13 +25,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), "portico-cluster-"));
   cluster = await startRedisCluster(dir);
   const env = { REDIS_CLUSTER: cluster.urls.join(",") };
-  instances.push(
-    ...(await Promise.all([
-      startProcess(nodeBin(24), [entry], env),
-      startProcess(bun, ["run", entry], env),
-      startProcess(deno, ["run", "--allow-net", "--allow-env", "--allow-read", entry], env),
-    ])),
-  );
+  instances.push(...(await startInstances(env)));
 });
 after(async () => {
   await Promise.all(instances.map((instance) => instance.stop()));

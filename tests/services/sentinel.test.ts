@@ -10,14 +10,10 @@ import { after, before, test } from "node:test";
 import { type App, createApp } from "../../src/mod.ts";
 import { redisPubSub } from "../../src/pubsub/redis.ts";
 import { openMember } from "../conformance/client.ts";
-import { root, type StartedProcess, startProcess } from "../runtimes/processes.ts";
-import { nodeBin } from "../runtimes/targets.ts";
 import { until } from "./brokers.ts";
+import { startInstances } from "./instances.ts";
 import { type RedisSentinel, startRedisSentinel } from "./redis-topologies.ts";
 
-const bun = join(root, ".runtimes", "node_modules", ".bin", "bun");
-const deno = join(root, "node_modules", ".bin", "deno");
-const entry = "tests/services/instance.ts";
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 let dir: string;
@@ -33,11 +29,7 @@ after(async () => {
 test("Redis Sentinel: instances on Node, Bun and Deno follow a failover; every room crosses again, one joined meanwhile too", async () => {
   sentinel = await startRedisSentinel(dir);
   const env = { REDIS_SENTINEL: sentinel.url };
-  const instances: StartedProcess[] = await Promise.all([
-    startProcess(nodeBin(24), [entry], env),
-    startProcess(bun, ["run", entry], env),
-    startProcess(deno, ["run", "--allow-net", "--allow-env", "--allow-read", entry], env),
-  ]);
+  const instances = await startInstances(env);
   try {
     const join = async (room: string) =>
       Promise.all(instances.map((instance) => openMember(`${instance.origin}/room/${room}`)));
