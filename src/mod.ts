@@ -70,7 +70,9 @@ export {
 } from "./errors/define-error.ts";
 export { HttpError, isHttpError } from "./errors/http-error.ts";
 export {
+  CookieParamsError,
   FormBodyError,
+  HeaderParamsError,
   JSONBodyError,
   type ParamErrorPayload,
   type ParamIssue,

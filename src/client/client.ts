@@ -4,7 +4,7 @@ import type { ParamsDeclaration } from "../params/parse-params.ts";
 import type { RouteEntry, Routes } from "../router/define-routes.ts";
 import { type ErrorEnvelope, MULTI_SEGMENT, PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
 import { parsePattern } from "../wire/path-pattern.ts";
-import { encodeForm, encodeValue, jsonBigint } from "./encode.ts";
+import { callHeaders, cookieHeader, encodeForm, encodeValue, jsonBigint } from "./encode.ts";
 import type { Client } from "./types.ts";
 
 // What came back, read field by field: it may not be Portico's envelope at all.
@@ -83,8 +83,9 @@ export function createClient<TRoutes extends RoutesShape>(options: ClientOptions
     const url = under(base, path((input.path ?? {}) as Record<string, unknown>));
     if (input.query !== undefined) url.search = encodeForm(input.query, false).toString();
     const headers = new Headers(options.headers);
-    for (const [header, value] of new Headers(input.headers as HeadersInit | undefined))
-      headers.set(header, value);
+    for (const [header, value] of callHeaders(input.headers)) headers.set(header, value);
+    if (input.cookies !== undefined)
+      headers.set("cookie", cookieHeader(input.cookies, headers.get("cookie")));
     if (!headers.has("accept")) headers.set("accept", "application/json");
     let body: string | FormData | null = null;
     if (input.json !== undefined) {

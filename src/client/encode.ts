@@ -1,3 +1,5 @@
+import { TOKEN } from "../wire/contract.ts";
+
 // How the client writes values on the wire: path values, query strings and forms as Portico reads
 // them, bigints in JSON.
 
@@ -49,6 +51,30 @@ export function encodeValue(value: unknown, multiSegment: boolean): string {
     );
   }
   return segments.map(encodeURIComponent).join("/");
+}
+
+/**
+ * A call's headers: a `HeadersInit`, or declared header params (values cast back to text: numbers,
+ * booleans, dates as ISO strings; `undefined` left out).
+ */
+export function callHeaders(given: unknown): Headers {
+  if (given === undefined || given instanceof Headers || Array.isArray(given))
+    return new Headers(given as HeadersInit | undefined);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(given as Record<string, unknown>))
+    if (value !== undefined) headers.set(name, scalar(value));
+  return headers;
+}
+
+/** The `Cookie` header for declared cookie params, after any the call's headers already carry. */
+export function cookieHeader(cookies: unknown, before: string | null): string {
+  const pairs = Object.entries(cookies as Record<string, unknown>)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => {
+      if (!TOKEN.test(name)) throw new TypeError(`Invalid cookie name ${JSON.stringify(name.slice(0, 100))}`);
+      return `${name}=${encodeURIComponent(scalar(value))}`;
+    });
+  return [...(before ? [before] : []), ...pairs].join("; ");
 }
 
 function scalar(value: unknown): string {

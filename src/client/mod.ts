@@ -14,6 +14,7 @@ export { type ClientOptions, createClient, type RoutesShape } from "./client.ts"
 export type {
   CallInput,
   CallResult,
+  CallSourceInput,
   Client,
   ClientError,
   ClientMethod,

@@ -20,19 +20,29 @@ export type IsRequired<TSource, TKey> =
         ? false
         : true;
 
-/** The input of a call: one key per declared source (required when the source has required values), and headers. */
+/** What a call sends for one source: declared headers may have others beside them. */
+export type CallSourceInput<TSource, TKey> = TKey extends "headers"
+  ? SourceInput<TSource> & { readonly [name: string]: unknown }
+  : SourceInput<TSource>;
+
+/**
+ * The input of a call: one key per declared source (required when the source has required values),
+ * and headers. Declared headers are typed as declared; others may be sent beside them.
+ */
 export type CallInput<TParams> = {
   -readonly [K in keyof TParams & keyof ParamsDeclaration as IsRequired<TParams[K], K> extends true
     ? K
-    : never]: SourceInput<TParams[K]>;
+    : never]: CallSourceInput<TParams[K], K>;
 } & {
   -readonly [K in keyof TParams & keyof ParamsDeclaration as IsRequired<TParams[K], K> extends true
     ? never
-    : K]?: SourceInput<TParams[K]>;
-} & {
-  /** Headers for this call (added to the client's). */
-  headers?: HeadersInit;
-};
+    : K]?: CallSourceInput<TParams[K], K>;
+} & ("headers" extends keyof TParams
+    ? Record<never, never>
+    : {
+        /** Headers for this call (added to the client's). */
+        headers?: HeadersInit;
+      });
 
 /** A declared error as the client gives it back: discriminated by `name` (the declared one). */
 export interface ClientError<TName extends string, TPayload> {
@@ -65,6 +75,8 @@ export type ParamErrors<TParams> = [TParams] extends [never]
 export type ParamErrorName = {
   path: "PathParamsError";
   query: "QueryParamsError";
+  headers: "HeaderParamsError";
+  cookies: "CookieParamsError";
   form: "FormBodyError";
   json: "JSONBodyError";
 };

@@ -1,5 +1,6 @@
 import type { Context } from "../context/context.ts";
-import { type CookieOptions, checkName, parseCookies, serializeCookie } from "./serialize.ts";
+import { parseCookies } from "../http/cookie-header.ts";
+import { type CookieOptions, checkName, serializeCookie } from "./serialize.ts";
 
 /** What the cookie helpers need of a context (a `Context`, or `ep.context`). */
 export type CookieContext = Pick<Context<unknown>, "request" | "response">;

@@ -2,6 +2,8 @@
 // part validated so that nothing a caller passes can add an attribute or a header (GHSA-26pp-8wgv-hjvm,
 // GHSA-5pq2-9x2x-5p6w: names and `domain`/`path` were not checked on write).
 
+import { TOKEN } from "../wire/contract.ts";
+
 /** Attributes of a cookie being set. Defaults: `path: "/"`, `httpOnly: true`, `sameSite: "Lax"`. */
 export interface CookieOptions {
   /** The hosts that receive it (a domain name; leave out for this host only). */
@@ -24,8 +26,6 @@ export interface CookieOptions {
   readonly priority?: "Low" | "Medium" | "High";
 }
 
-// RFC 9110 token: a cookie name is one (RFC 6265 §4.1.1).
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const DOMAIN =
   /^\.?[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 // RFC 6265 path-value: any CHAR but controls and ";".
@@ -91,32 +91,4 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
     out += `; Priority=${options.priority}`;
   }
   return out;
-}
-
-/**
- * The cookies of a `Cookie` header, by name, in an object with no inherited keys. The first of a
- * repeated name wins (browsers send the most specific path first); percent-encoded values are decoded.
- */
-export function parseCookies(header: string | null): Record<string, string> {
-  const cookies: Record<string, string> = Object.create(null);
-  if (header === null) return cookies;
-  for (const pair of header.split(";")) {
-    const equals = pair.indexOf("=");
-    if (equals < 0) continue;
-    const name = pair.slice(0, equals).trim();
-    if (!TOKEN.test(name) || name in cookies) continue;
-    let value = pair.slice(equals + 1).trim();
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    cookies[name] = decode(value);
-  }
-  return cookies;
-}
-
-function decode(value: string): string {
-  if (!value.includes("%")) return value;
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }

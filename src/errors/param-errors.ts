@@ -53,6 +53,22 @@ export class QueryParamsError extends ParamsError {
   }
 }
 
+/** A declared request header is invalid, cannot be cast, or is missing (its value is never echoed). */
+export class HeaderParamsError extends ParamsError {
+  /** Makes the error from its issues (the first gives the message). */
+  constructor(issues: readonly ParamIssue[], truncated = false) {
+    super("headers", PARAM_ERROR_NAMES.headers, issues, truncated);
+  }
+}
+
+/** A declared cookie is invalid, cannot be cast, or is missing (its value is never echoed). */
+export class CookieParamsError extends ParamsError {
+  /** Makes the error from its issues (the first gives the message). */
+  constructor(issues: readonly ParamIssue[], truncated = false) {
+    super("cookies", PARAM_ERROR_NAMES.cookies, issues, truncated);
+  }
+}
+
 /** A form body is invalid, or missing when required. */
 export class FormBodyError extends ParamsError {
   /** Makes the error from its issues (the first gives the message). */
@@ -72,11 +88,20 @@ export class JSONBodyError extends ParamsError {
 const ERRORS: Record<ParamSource, new (issues: readonly ParamIssue[], truncated?: boolean) => ParamsError> = {
   path: PathParamsError,
   query: QueryParamsError,
+  headers: HeaderParamsError,
+  cookies: CookieParamsError,
   form: FormBodyError,
   json: JSONBodyError,
 };
 
-const LABELS: Record<ParamSource, string> = { path: "Path", query: "Query", form: "Form", json: "JSON" };
+const LABELS: Record<ParamSource, string> = {
+  path: "Path parameter",
+  query: "Query parameter",
+  headers: "Header",
+  cookies: "Cookie",
+  form: "Form parameter",
+  json: "JSON parameter",
+};
 
 /** Builds a source's error from issues. */
 export function paramsError(
@@ -87,9 +112,9 @@ export function paramsError(
   return new ERRORS[source](issues, truncated);
 }
 
-/** Builds the sentence for one parameter: `Query parameter "user[age]" is missing`. */
+/** Builds the sentence for one parameter: `Query parameter "user[age]" is missing`, `Header "x-api-key" is missing`. */
 export function paramMessage(source: ParamSource, path: readonly string[], text: string): string {
-  return `${LABELS[source]} parameter "${renderPath(source, path)}" ${text}`;
+  return `${LABELS[source]} "${renderPath(source, path)}" ${text}`;
 }
 
 /** Renders a parameter path as the client wrote it: `user[age]` in query/form, `user.email` in JSON. */

@@ -5,9 +5,9 @@
 // 0.76), and Node's adapter writes the values straight from here, without undici's `Headers`.
 // Semantics are the standard's (names case-insensitive, values trimmed, `get` combines with ", ",
 // iteration sorted, `Set-Cookie` never combined), with the stricter value check of `field-value.ts`.
+import { TOKEN } from "../wire/contract.ts";
 import { checkFieldValue } from "./field-value.ts";
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 const SET_COOKIE = "set-cookie";
 

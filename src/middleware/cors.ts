@@ -1,6 +1,7 @@
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
 import { appendVary } from "../http/vary.ts";
+import { TOKEN } from "../wire/contract.ts";
 
 /** Options of {@link cors}. */
 export interface CorsOptions {
@@ -21,7 +22,6 @@ export interface CorsOptions {
   readonly maxAge?: number;
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const DEFAULT_METHODS = ["GET", "HEAD", "PUT", "POST", "DELETE", "PATCH"];
 
 function tokenList(name: string, values: readonly string[]): string {

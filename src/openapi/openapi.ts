@@ -47,7 +47,7 @@ const PARAM_ERRORS: Readonly<Record<keyof ParamsDeclaration, string>> = PARAM_ER
 
 /**
  * The OpenAPI 3.1 document of an app, from its declarations: every route `app.routes()` lists (named
- * ones get their name as `operationId`), path and query params as `parameters`, form and JSON bodies as
+ * ones get their name as `operationId`), path, query, header and cookie params as `parameters`, form and JSON bodies as
  * `requestBody`, each declared view per media type as the success response, and every declared error —
  * the endpoint's, its middleware's (`csrf()`, `bodyLimit()`, …) and the parameter errors — under its
  * status code in Portico's error envelope. Built once, from the routes registered so far; no registry
@@ -129,13 +129,18 @@ function operationOf(
       ...(multi ? { [MULTI_SEGMENT]: true } : {}),
     });
   }
-  if (params.query !== undefined) {
-    const query = objectParts(params.query as SourceDeclaration);
-    for (const [name, schema] of Object.entries(query.properties)) {
+  for (const [source, place] of [
+    ["query", "query"],
+    ["headers", "header"],
+    ["cookies", "cookie"],
+  ] as const) {
+    if (params[source] === undefined) continue;
+    const parts = objectParts(params[source] as SourceDeclaration);
+    for (const [name, schema] of Object.entries(parts.properties)) {
       const parameter: Record<string, unknown> = {
         name,
-        in: "query",
-        required: query.required.has(name),
+        in: place,
+        required: parts.required.has(name),
         schema,
       };
       if (isObject(schema)) Object.assign(parameter, { style: "deepObject", explode: true });

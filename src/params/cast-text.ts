@@ -1,8 +1,16 @@
 const CAST_PREFIX = "cannot be cast from ";
 
-/** The text of a failed cast: `cannot be cast from "abc" to Int32`. */
+/** In place of a value a message must not show (a header's, a cookie's). */
+export const HIDDEN: unique symbol = Symbol("hidden");
+
+/** The text of a failed cast: `cannot be cast from "abc" to Int32` (`cannot be cast to Int32` for a hidden value). */
 export function castText(input: unknown, typeName: string): string {
-  return `${CAST_PREFIX}${show(input)} to ${typeName}`;
+  return input === HIDDEN ? `cannot be cast to ${typeName}` : `${CAST_PREFIX}${show(input)} to ${typeName}`;
+}
+
+/** A cast text without its value: `cannot be cast to Int32`. */
+export function withoutValue(text: string): string {
+  return castText(HIDDEN, text.slice(text.lastIndexOf(" to ") + 4));
 }
 
 /** True when a message is a cast text (so it is shown as is, not as `is invalid: …`). */

@@ -4,7 +4,7 @@ import type { SourceDeclaration } from "../schema/entries.ts";
 import { checkPlan, type GroupPlan, type Plan } from "../schema/plan.ts";
 import { type FastValidator, UNSURE } from "../schema/scalars.ts";
 import { MAX_ISSUES, type SchemaIssue } from "../schema/valibot.ts";
-import { castText, isCastText } from "./cast-text.ts";
+import { castText, HIDDEN, isCastText, withoutValue } from "./cast-text.ts";
 import { type FailedCasts, pathKey, toSourcePath } from "./coerce.ts";
 import { isBodySpec } from "./t.ts";
 
@@ -40,7 +40,7 @@ export function compileSource(source: ParamSource, declaration: unknown): Compil
     throw new TypeError(`t.body() is only for form and json, not ${source}`);
   const { plan, fast, validate } = declared(inner);
   if (plan.kind !== "group") throw new TypeError(`The ${source} params must be entries or an object schema`);
-  checkPlan(plan, `${source} params`, source === "path");
+  checkPlan(plan, `${source} params`, FLAT.has(source));
   return {
     source,
     validate,
@@ -52,6 +52,11 @@ export function compileSource(source: ParamSource, declaration: unknown): Compil
     shadow: shadowOf(plan),
   };
 }
+
+// Sources whose values are single strings: a group or an array cannot be sent in them.
+const FLAT = new Set<ParamSource>(["path", "headers", "cookies"]);
+// Sources whose values may be secrets (a token, a session id): a message never shows them.
+const SECRET = new Set<ParamSource>(["headers", "cookies"]);
 
 const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
 
@@ -127,9 +132,9 @@ function issueMessage(
   cast: { input: string; typeName: string } | undefined,
 ): string {
   let text: string;
-  if (cast !== undefined) text = castText(cast.input, cast.typeName);
+  if (cast !== undefined) text = castText(SECRET.has(source) ? HIDDEN : cast.input, cast.typeName);
   else if (issue.missing) text = "is missing";
-  else if (isCastText(issue.message)) text = issue.message;
+  else if (isCastText(issue.message)) text = SECRET.has(source) ? withoutValue(issue.message) : issue.message;
   else text = `is invalid: ${issue.message}`;
   if (path.length === 0) return `${source === "json" ? "JSON body" : "Parameters"} ${text}`;
   return paramMessage(source, path, text);

@@ -2,8 +2,10 @@ import type { Context } from "../context/context.ts";
 import { runSteps, type Step } from "../context/run-steps.ts";
 import { bodyError, type ParamSource } from "../errors/param-errors.ts";
 import { headerOf } from "../fast-path/fast-path.ts";
+import { parseCookies } from "../http/cookie-header.ts";
 import { mediaTypeOf } from "../http/media-type.ts";
 import type { AnySchema, Entries, InferDeclaration } from "../schema/entries.ts";
+import { TOKEN } from "../wire/contract.ts";
 import { coerceGroup, type FailedCasts, jsonInput } from "./coerce.ts";
 import { type CompiledSource, compileSource, validateSource } from "./compile-source.ts";
 import { readMultipartForm } from "./multipart-form.ts";
@@ -15,12 +17,19 @@ import type { BodySpec } from "./t.ts";
 /** A source's declaration: entries, a valibot object schema, or (form/json) `t.body(…)`. */
 export type SourceParam = Entries | AnySchema;
 
-/** The `params` of an endpoint or channel: any subset of the four sources. */
+/** The `params` of an endpoint or channel: any subset of the six sources. */
 export interface ParamsDeclaration {
   /** Path parameters (`:name` in the route's pattern); cast from strings. */
   readonly path?: SourceParam;
   /** The query string; cast from strings, nested names and arrays allowed. */
   readonly query?: SourceParam;
+  /**
+   * Request headers, by name (matched in any case; read as declared); cast from strings, one value
+   * each (several of a name arrive joined by `, `). A failure never shows the value sent.
+   */
+  readonly headers?: SourceParam;
+  /** Cookies of the request, by name (case-sensitive, percent-decoded); cast from strings. */
+  readonly cookies?: SourceParam;
   /**
    * An `application/x-www-form-urlencoded` or `multipart/form-data` body (or any body with
    * `t.body(…, { require: true })`); files are declared with `t.file()`.
@@ -53,7 +62,8 @@ interface Parsing {
   readonly params: Record<string, unknown>;
 }
 
-const SOURCES: readonly ParamSource[] = ["path", "query", "form", "json"];
+const SOURCES: readonly ParamSource[] = ["path", "query", "headers", "cookies", "form", "json"];
+
 const FORM_TYPE = "application/x-www-form-urlencoded";
 const JSON_TYPE = "application/json";
 const MULTIPART_TYPE = "multipart/form-data";
@@ -62,14 +72,18 @@ const MULTIPART_TYPE = "multipart/form-data";
 export function compileParams(declaration: ParamsDeclaration): CompiledParams {
   const unknown = Object.keys(declaration).filter((key) => !SOURCES.includes(key as ParamSource));
   if (unknown.length > 0)
-    throw new TypeError(`Unknown params source "${unknown[0]}": use path, query, form or json`);
+    throw new TypeError(
+      `Unknown params source "${unknown[0]}": use path, query, headers, cookies, form or json`,
+    );
   const steps: Step<Parsing>[] = [];
   let pathKeys: string[] = [];
   for (const source of SOURCES) {
     const entry = declaration[source];
     if (entry === undefined) continue;
     const compiled = compileSource(source, entry);
-    if (source === "path") pathKeys = compiled.plan.fields.map((field) => field.key);
+    const keys = compiled.plan.fields.map((field) => field.key);
+    if (source === "path") pathKeys = keys;
+    if (source === "headers" || source === "cookies") for (const key of keys) checkToken(source, key);
     steps.push(sourceStep(compiled));
   }
   return { steps, pathKeys };
@@ -77,7 +91,7 @@ export function compileParams(declaration: ParamsDeclaration): CompiledParams {
 
 /**
  * The step that parses an endpoint's or a channel's params into its `params`: every declared source,
- * in order path, query, form, json; the first failing source throws. Path and query parse
+ * in order path, query, headers, cookies, form, json; the first failing source throws. Path and query parse
  * synchronously, so params without a body are set without a promise.
  */
 export function paramsStep(
@@ -106,9 +120,37 @@ function sourceStep(compiled: CompiledSource): Step<Parsing> {
         const { request, limits } = parsing.context;
         parsing.params.query = fromStrings(compiled, parseNested(request.query, "query", limits));
       };
+    case "headers": {
+      const keys = compiled.plan.fields.map((field) => field.key);
+      return (parsing) => {
+        const { request } = parsing.context;
+        const input: Record<string, string> = {};
+        for (const key of keys) {
+          const value = request.header(key);
+          if (value !== null) input[key] = value;
+        }
+        parsing.params.headers = fromStrings(compiled, input);
+      };
+    }
+    case "cookies": {
+      const keys = compiled.plan.fields.map((field) => field.key);
+      return (parsing) => {
+        const sent = parseCookies(parsing.context.request.header("cookie"));
+        const input: Record<string, string> = {};
+        for (const key of keys) if (sent[key] !== undefined) input[key] = sent[key];
+        parsing.params.cookies = fromStrings(compiled, input);
+      };
+    }
     default:
       return (parsing) => fromBody(compiled, parsing, source === "form" ? FORM_TYPE : JSON_TYPE);
   }
+}
+
+function checkToken(source: "headers" | "cookies", name: string): void {
+  if (!TOKEN.test(name))
+    throw new TypeError(
+      `${source} params: "${name}" is not a ${source === "headers" ? "header" : "cookie"} name (use letters, digits and !#$%&'*+-.^_\`|~)`,
+    );
 }
 
 function fromStrings(compiled: CompiledSource, input: object): unknown {

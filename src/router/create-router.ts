@@ -6,6 +6,7 @@ import {
   type Middleware,
   type WsHandler,
 } from "../context/handler.ts";
+import { TOKEN } from "../wire/contract.ts";
 import { joinPath } from "./join-path.ts";
 import { ANY_METHOD, WS_METHOD } from "./route-table.ts";
 import {
@@ -39,8 +40,6 @@ export type RouteSink = (record: RouteRecord) => void;
 
 /** The HTTP methods `route()` accepts, besides any other upper-case token. */
 export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | (string & {});
-
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * Registers routes: verbs, namespaces (`on`), mounted routers, websockets and middleware.

@@ -224,7 +224,7 @@ export function checkPlan(plan: GroupPlan, where: string, flat: boolean): void {
   for (const { field, key, plan: child } of plan.fields) {
     if (FORBIDDEN_KEYS.has(key)) throw new TypeError(`${where}: "${key}" cannot be a parameter name`);
     if (flat && child.kind !== "scalar") {
-      throw new TypeError(`${where}: path parameter "${field}" cannot be a group or an array`);
+      throw new TypeError(`${where}: "${field}" cannot be a group or an array`);
     }
     if (child.kind === "group") checkPlan(child, where, flat);
   }

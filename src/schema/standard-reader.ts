@@ -13,7 +13,8 @@ interface ForeignIssue {
  * A Standard Schema (zod, arktype, …) as a valibot schema, made with valibot's own API, so that it
  * runs wherever a valibot schema does (as a whole source, or as one entry among valibot's): validated
  * synchronously by its own library, each issue kept with its path and the library's message, without
- * the value the message may echo. It accepts `undefined` → it is optional (its key may be absent). Its
+ * the value the message may echo. It accepts `undefined` → it is optional (its key may be absent, and
+ * its default, if it has one, is given). Its
  * mark leads the plan and the JSON Schema to the library's own JSON Schema.
  */
 export function fromStandard(schema: StandardSchemaV1): AnySchema {
@@ -22,7 +23,7 @@ export function fromStandard(schema: StandardSchemaV1): AnySchema {
     v.unknown(),
     mark({ standard: schema }),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      const result = validateStandard(props, dataset.value);
+      const result = validateStandard(props, dataset.value === ABSENT ? undefined : dataset.value);
       if (!("issues" in result)) return result.value;
       for (const issue of result.issues) {
         const path = issue.path.map((key) => ({
@@ -40,8 +41,16 @@ export function fromStandard(schema: StandardSchemaV1): AnySchema {
       return NEVER;
     }),
   );
-  return acceptsUndefined(props) ? v.optional(runs) : runs;
+  const empty = outputOfUndefined(props);
+  if (empty === undefined) return runs;
+  // A schema with a default (zod's `.default(1)`) must run on an absent key too: valibot runs an
+  // optional entry only when its default is not `undefined`, so the default is a marker this reads
+  // as "absent".
+  return empty.value === undefined ? v.optional(runs) : v.optional(runs, () => ABSENT);
 }
+
+// What an absent key is given to a schema with a default (never a value a client can send).
+const ABSENT: unique symbol = Symbol("absent");
 
 function validateStandard(
   props: StandardProps,
@@ -54,12 +63,13 @@ function validateStandard(
   return result.issues === undefined ? { value: result.value } : { issues: result.issues.map(toIssue) };
 }
 
-function acceptsUndefined(props: StandardProps): boolean {
+// The output for `undefined` when the schema accepts it (it is then optional), else `undefined`.
+function outputOfUndefined(props: StandardProps): { readonly value: unknown } | undefined {
   try {
     const result = props.validate(undefined);
-    return !(result instanceof Promise) && result.issues === undefined;
+    return result instanceof Promise || result.issues !== undefined ? undefined : { value: result.value };
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -3,13 +3,18 @@
 // as, and the OpenAPI extension the client reads. The server's rendering, `openapi()` and the typed
 // client import it; it imports nothing. (The route syntax the three share is `path-pattern.ts`.)
 
-/** The four parameter sources. */
-export type ParamSource = "path" | "query" | "form" | "json";
+/** An HTTP token (RFC 9110 §5.6.2): a method, a header name, a cookie name. */
+export const TOKEN: RegExp = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** The parameter sources: path, query, request headers, cookies, form body, JSON body. */
+export type ParamSource = "path" | "query" | "headers" | "cookies" | "form" | "json";
 
 /** Each source's error name (400 over HTTP, 4000 in channels). */
 export const PARAM_ERROR_NAMES: Readonly<Record<ParamSource, string>> = {
   path: "PathParamsError",
   query: "QueryParamsError",
+  headers: "HeaderParamsError",
+  cookies: "CookieParamsError",
   form: "FormBodyError",
   json: "JSONBodyError",
 };

@@ -12,6 +12,8 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "App",
       "FormBodyError",
       "HttpError",
+      "CookieParamsError",
+      "HeaderParamsError",
       "JSONBodyError",
       "ParamsError",
       "PathParamsError",
@@ -234,6 +236,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     values: ["createClient"],
     types: [
       "CallInput",
+      "CallSourceInput",
       "CallResult",
       "ClientResult",
       "Client",

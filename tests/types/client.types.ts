@@ -191,3 +191,36 @@ async function groupCalls(): Promise<void> {
   await listingClient.listUsers({ query: { filter: { role: 7 } } });
 }
 void groupCalls;
+
+// Header and cookie params: typed in the endpoint as declared, sent by the client as their inputs.
+const WithHeaders = defineEndpoint({
+  params: {
+    headers: { "X-Api-Key": v.string(), "x-version": v.optional(t.int32()) },
+    cookies: { theme: v.optional(v.picklist(["dark", "light"])) },
+  },
+  call: ({ params }) => {
+    type _key = Expect<Equal<(typeof params.headers)["X-Api-Key"], string>>;
+    type _version = Expect<Equal<(typeof params.headers)["x-version"], number | undefined>>;
+    type _theme = Expect<Equal<typeof params.cookies.theme, "dark" | "light" | undefined>>;
+  },
+});
+const headed = createClient<ReturnType<typeof headedRoutes>>({ baseUrl: "http://localhost/" });
+function headedRoutes() {
+  return defineRoutes({ whoami: ["GET", "/whoami", WithHeaders] });
+}
+async function headerCalls(): Promise<void> {
+  // Declared headers are required when one is; others may go beside them.
+  const result = await headed.whoami({ headers: { "X-Api-Key": "k", "x-version": 2, authorization: "x" } });
+  if (!result.ok) {
+    type _names = Expect<
+      Equal<typeof result.error.name, "HeaderParamsError" | "CookieParamsError" | "HttpError">
+    >;
+  }
+  // @ts-expect-error the required header is missing
+  await headed.whoami({ headers: { "x-version": 2 } });
+  // @ts-expect-error a header of the wrong type
+  await headed.whoami({ headers: { "X-Api-Key": "k", "x-version": "two" } });
+  // @ts-expect-error a cookie value outside the declared ones
+  await headed.whoami({ headers: { "X-Api-Key": "k" }, cookies: { theme: "blue" } });
+}
+void headerCalls;
