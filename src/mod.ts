@@ -37,6 +37,15 @@ export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
 export type { ResponseBody, ResponseState, TransformOf } from "./context/response-state.ts";
 export type {
+  DeclaringMiddleware,
+  HeaderDoc,
+  MiddlewareDeclaration,
+  ResponseDoc,
+  RouteDoc,
+  SecurityDeclaration,
+  SecurityScheme,
+} from "./context/route-doc.ts";
+export type {
   PublishOptions,
   Recovery,
   Socket,
@@ -103,7 +112,13 @@ export type {
   PresenceOptions,
   PresenceState,
 } from "./pubsub/presence.ts";
-export { createRouter, type Method, type RouteOptions, Router } from "./router/create-router.ts";
+export {
+  createRouter,
+  type Method,
+  type NamespaceOptions,
+  type RouteOptions,
+  Router,
+} from "./router/create-router.ts";
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
 export type { NamespaceCallback, ScopeErrorHandler, ScopeNotFoundHandler } from "./router/scope.ts";
 export type {

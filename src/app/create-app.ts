@@ -1,6 +1,7 @@
 import type { Context, ExecutionContext, RegisteredEnv } from "../context/context.ts";
 import type { Handler, Middleware, WsHandler } from "../context/handler.ts";
 import { resolveLimits } from "../context/limits.ts";
+import { mergeDocs, type RouteDoc } from "../context/route-doc.ts";
 import type { Recovery } from "../context/socket.ts";
 import type { ControlTarget } from "../pubsub/control.ts";
 import type { PubSubStats, TopicHealth } from "../pubsub/hub.ts";
@@ -33,6 +34,8 @@ export interface RouteInfo {
   readonly name?: string;
   /** The middleware that runs around it, outermost first (the app's, then each namespace's). */
   readonly middleware: readonly Middleware<never>[];
+  /** What its namespaces and its registration say of it for the OpenAPI document (merged). */
+  readonly doc: RouteDoc;
 }
 
 // Each app's state, for `fetchOn`.
@@ -128,6 +131,10 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
           handler: record.handler,
           ...(record.name === undefined ? {} : { name: record.name }),
           middleware: Object.freeze(record.scopes.flatMap((scope) => scope.middleware)),
+          // Read when asked: a namespace may be documented after its routes are added.
+          get doc() {
+            return mergeDocs([...record.scopes.map((scope) => scope.doc), record.doc]);
+          },
         }),
       );
     });

@@ -158,9 +158,10 @@ async function loadDocument(
 type DocumentOperation = {
   operationId?: string;
   parameters?: { name?: string; in?: string; [MULTI_SEGMENT]?: boolean }[];
-  responses?: Record<string, { content?: Record<string, { schema?: DocumentSchema }> }>;
+  responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: DocumentSchema }> }>;
 };
 type DocumentSchema = {
+  $ref?: string;
   oneOf?: DocumentSchema[];
   title?: string;
   properties?: { error?: DocumentSchema; name?: { const?: unknown } };
@@ -182,11 +183,13 @@ function fromDocument(document: { readonly paths: object }, basePath: string): M
       if (typeof operation?.operationId !== "string") continue;
       const name = operation.operationId.replace(/__\d+$/, "");
       const errors = new Map<string, string>();
-      for (const response of Object.values(operation.responses ?? {})) {
-        const schema = response.content?.["application/json"]?.schema;
-        for (const option of schema?.oneOf ?? (schema ? [schema] : [])) {
-          const words = option.properties?.error?.properties?.name?.const;
-          if (typeof words === "string" && typeof option.title === "string") errors.set(words, option.title);
+      for (const reference of Object.values(operation.responses ?? {})) {
+        const response = resolve(document, reference);
+        const schema = resolve(document, response?.content?.["application/json"]?.schema);
+        for (const one of schema?.oneOf ?? (schema ? [schema] : [])) {
+          const option = resolve(document, one);
+          const words = option?.properties?.error?.properties?.name?.const;
+          if (typeof words === "string" && typeof option?.title === "string") errors.set(words, option.title);
         }
       }
       const list = variants.get(name) ?? [];
@@ -223,6 +226,17 @@ function fromDocument(document: { readonly paths: object }, basePath: string): M
     });
   }
   return operations;
+}
+
+// A schema or response, or the component its `$ref` names (`#/components/<kind>/<name>`, as `openapi()`
+// writes them).
+function resolve<T extends { $ref?: string }>(document: object, node: T | undefined): T | undefined {
+  const ref = node?.$ref;
+  const match = ref === undefined ? null : /^#\/components\/(\w+)\/([^/]+)$/.exec(ref);
+  if (match === null) return node;
+  const kind = (document as { components?: Record<string, Record<string, T>> }).components?.[match[1]!];
+  const name = decodeURIComponent(match[2]!);
+  return kind !== undefined && Object.hasOwn(kind, name) ? kind[name] : undefined;
 }
 
 // The route's pattern with the path values in place (percent-encoded); an optional group without a

@@ -1,5 +1,6 @@
 import type { Context } from "../context/context.ts";
 import { hooksKey, pathKeysKey, type Runnable, runKey } from "../context/handler.ts";
+import type { RouteDoc } from "../context/route-doc.ts";
 import { runSteps, type Step } from "../context/run-steps.ts";
 import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "../errors/define-error.ts";
 import { compileParams, type ParamsDeclaration, paramsStep } from "../params/parse-params.ts";
@@ -33,7 +34,7 @@ export type ViewCallResult<TViews> = ViewOutcome<TViews> | Promise<ViewOutcome<T
 
 /** What `defineEndpoint` takes. */
 export interface EndpointDefinition<TParams extends ParamsDeclaration, TErrors, TResult, TViews = never> {
-  /** The parameters, by source: `path`, `query`, `form`, `json`. */
+  /** The parameters, by source: `path`, `query`, `headers`, `cookies`, `form`, `json`. */
   readonly params?: TParams;
   /** The errors it may raise: `Name: code`, `{ code, message }`, `{ code, payload, message }`, or a shared class. */
   readonly errors?: ErrorDeclarations<TErrors>;
@@ -48,6 +49,8 @@ export interface EndpointDefinition<TParams extends ParamsDeclaration, TErrors, 
   readonly view?: TViews;
   /** The success status (default 200): set before `call`, which may still change it. */
   readonly status?: number;
+  /** What the OpenAPI document says of it: summary, description, tags, deprecated, hidden, other answers. */
+  readonly doc?: RouteDoc;
   /** The business logic. Returns a view, a `Response`, or nothing (a plain object is a type error). */
   call(ep: EndpointInstance<TParams, TErrors>): TResult;
 }
@@ -70,6 +73,8 @@ export interface Endpoint<TParams extends ParamsDeclaration = never, TErrors = u
   readonly views: readonly ViewConstructor<unknown>[];
   /** The success status (default 200). */
   readonly status: number;
+  /** What the OpenAPI document says of it (`{}` when nothing is said). */
+  readonly doc: RouteDoc;
   /** @ignore The declared views (types only). */
   readonly "~views"?: TViews;
   /** Runs the endpoint on a context; rejects with the parameter error or the declared error. */
@@ -148,6 +153,7 @@ export function defineEndpoint<
     errors: errors as ErrorClasses<TErrors>,
     views: Object.freeze([...views]),
     status,
+    doc: definition.doc ?? {},
     async call(ctx: Context): Promise<EndpointResult> {
       const outcome = await run(ctx);
       return isView(outcome) || outcome instanceof Response ? outcome : undefined;

@@ -32,5 +32,5 @@ export function bodyLimit(
     }
     return next();
   };
-  return declaring(middleware, { PayloadTooLarge });
+  return declaring(middleware, { errors: { PayloadTooLarge } });
 }

@@ -58,5 +58,8 @@ export function csrf(options: CsrfOptions = {}): DeclaringMiddleware<{
     throw new CrossSiteRequestRefused();
   };
   // (On an HTTP route, a GET is never refused: the handshakes it checks are websocket routes'.)
-  return declaring(middleware, { CrossSiteRequestRefused }, (method) => !SAFE.has(method));
+  return declaring(middleware, {
+    errors: { CrossSiteRequestRefused },
+    declaresFor: (method) => !SAFE.has(method),
+  });
 }

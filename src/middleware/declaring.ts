@@ -1,33 +1,33 @@
 import type { Middleware } from "../context/handler.ts";
+import type { DeclaringMiddleware, MiddlewareDeclaration } from "../context/route-doc.ts";
+
+export type { DeclaringMiddleware, MiddlewareDeclaration };
 
 /**
- * Middleware that may refuse requests with declared errors (listed in the OpenAPI document and the
- * client's error union). `declaresFor`, when present, says on which methods it can: the document lists
- * the errors only on those routes (`csrf()` never refuses a GET, `etag()` answers only GET and HEAD).
- */
-export type DeclaringMiddleware<TErrors> = Middleware<unknown> & {
-  readonly errors: TErrors;
-  readonly declaresFor?: (method: string) => boolean;
-};
-
-/**
- * Attaches the errors a middleware refuses requests with, and the methods it can refuse (default: all).
+ * Attaches to a middleware what it declares: errors, the methods they concern, credentials, headers,
+ * other answers.
  *
  * @example
  * const Locked = defineError("Locked", 423);
- * const readOnly = declaring(
- *   (ctx, next) => { if (maintenance) throw new Locked(); return next(); },
- *   { Locked },
- *   (method) => method !== "GET" && method !== "HEAD",
- * );
+ * const readOnly = declaring((ctx, next) => (maintenance ? Promise.reject(new Locked()) : next()), {
+ *   errors: { Locked },
+ *   declaresFor: (method) => method !== "GET" && method !== "HEAD",
+ * });
+ * const apiKey = declaring(checkApiKey, {
+ *   errors: { Unauthorized },
+ *   security: { schemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
+ * });
  */
-export function declaring<TErrors extends object>(
+export function declaring<const TErrors extends object = Record<never, never>>(
   middleware: Middleware<unknown>,
-  errors: TErrors,
-  declaresFor?: (method: string) => boolean,
+  declaration: MiddlewareDeclaration<TErrors>,
 ): DeclaringMiddleware<Readonly<TErrors>> {
+  const { errors, declaresFor, security, headers, responses } = declaration;
   return Object.assign(middleware, {
-    errors: Object.freeze(errors),
+    errors: Object.freeze({ ...(errors ?? {}) }) as Readonly<TErrors>,
     ...(declaresFor === undefined ? {} : { declaresFor }),
+    ...(security === undefined ? {} : { security }),
+    ...(headers === undefined ? {} : { headers }),
+    ...(responses === undefined ? {} : { responses }),
   });
 }

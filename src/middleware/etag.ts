@@ -65,7 +65,17 @@ export function etag(
     if (method === "GET" || method === "HEAD") ctx.response.transform(tag);
     return next();
   };
-  return declaring(middleware, { PreconditionFailed }, (method) => method === "GET" || method === "HEAD");
+  return declaring(middleware, {
+    errors: { PreconditionFailed },
+    declaresFor: (method) => method === "GET" || method === "HEAD",
+    headers: { ETag: "The representation's entity tag" },
+    responses: {
+      304: {
+        description: "Not modified: `If-None-Match` names the current tag",
+        headers: { ETag: "The representation's entity tag" },
+      },
+    },
+  });
 }
 
 function answer(response: Response, value: string, request: Headers): Response {

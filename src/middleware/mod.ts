@@ -17,7 +17,7 @@ export { bodyLimit, PayloadTooLarge } from "./body-limit.ts";
 export { type CompressOptions, compress, type Encoding } from "./compress.ts";
 export { type CorsOptions, cors } from "./cors.ts";
 export { CrossSiteRequestRefused, type CsrfOptions, csrf } from "./csrf.ts";
-export { type DeclaringMiddleware, declaring } from "./declaring.ts";
+export { type DeclaringMiddleware, declaring, type MiddlewareDeclaration } from "./declaring.ts";
 export { type EtagOptions, etag, PreconditionFailed } from "./etag.ts";
 export { type LogEntry, type LoggerOptions, logger } from "./logger.ts";
 export {

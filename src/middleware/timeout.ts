@@ -36,7 +36,7 @@ export function timeout(ms: number): DeclaringMiddleware<{ readonly HandlerTimeo
     });
     return Promise.race([next(), expired]).finally(() => clearTimeout(timer));
   };
-  return declaring(middleware, { HandlerTimeout });
+  return declaring(middleware, { errors: { HandlerTimeout } });
 }
 
 function restore(headers: Headers, before: Headers | undefined): void {

@@ -1,22 +1,21 @@
 import type { RouteInfo } from "../app/create-app.ts";
 import { isRunnable } from "../context/handler.ts";
+import {
+  type DeclaringMiddleware,
+  type HeaderDoc,
+  mergeDocs,
+  type ResponseDoc,
+  type RouteDoc,
+  type SecurityDeclaration,
+} from "../context/route-doc.ts";
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
 import type { ErrorClass } from "../errors/define-error.ts";
-import { ERROR_MEDIA_TYPES } from "../errors/render-error.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
-import { isBodySpec } from "../params/t.ts";
-import { declared } from "../schema/declared.ts";
-import type { SourceDeclaration } from "../schema/entries.ts";
-import { MULTI_SEGMENT, PARAM_ERROR_NAMES } from "../wire/contract.ts";
-import {
-  type Declared,
-  declaredErrors,
-  envelope,
-  PARAM_ERROR_PAYLOAD,
-  PAYLOAD_TOO_LARGE,
-} from "./error-responses.ts";
-import { jsonSchemaOf, type Schema } from "./json-schema.ts";
-import { DECLARED_AS, renamed, templates } from "./path-templates.ts";
+import { toWords } from "../wire/contract.ts";
+import { Components } from "./components.ts";
+import { type Declared, declaredErrors } from "./error-responses.ts";
+import { operationOf } from "./operation.ts";
+import { renamed, templates } from "./path-templates.ts";
 
 /** Options of {@link openapi}. */
 export interface OpenApiOptions {
@@ -41,26 +40,30 @@ export type OpenApiDocument = Record<string, unknown> & {
   readonly paths: Record<string, Record<string, unknown>>;
 };
 
-type Operation = Record<string, unknown>;
-
-const PARAM_ERRORS: Readonly<Record<keyof ParamsDeclaration, string>> = PARAM_ERROR_NAMES;
-
 /**
  * The OpenAPI 3.1 document of an app, from its declarations: every route `app.routes()` lists (named
- * ones get their name as `operationId`), path, query, header and cookie params as `parameters`, form and JSON bodies as
- * `requestBody`, each declared view per media type as the success response, and every declared error —
- * the endpoint's, its middleware's (`csrf()`, `bodyLimit()`, …) and the parameter errors — under its
- * status code in Portico's error envelope. Built once, from the routes registered so far; no registry
- * and no TypeScript compiler at run time. Websocket and `all()` routes are left out (OpenAPI cannot
- * describe them).
+ * ones get their name as `operationId` and, in words, as `summary`), path, query, header and cookie
+ * params as `parameters`, form and JSON bodies as `requestBody`, each declared view per media type as
+ * the success response, and every declared error — the endpoint's, its middleware's (`csrf()`,
+ * `bodyLimit()`, …) and the parameter errors — under its status code in Portico's error envelope (each
+ * envelope once, under `components.schemas`). What middleware declares with `declaring()` adds security
+ * schemes, headers and answers (`etag()`'s 304); what routes, namespaces and endpoints say with `doc`
+ * adds words, tags, `deprecated`, other answers, or hides them. Every answer documents the request id
+ * header. Built once, from the routes registered so far; no registry and no TypeScript compiler at run
+ * time. Websocket and `all()` routes are left out (OpenAPI cannot describe them).
  *
  * @example
  * const doc = openapi(app, { info: { title: "Users", version: "1.0.0" } });
  * app.get("/openapi.json", () => Response.json(doc));
  */
-export function openapi(app: { routes(): readonly RouteInfo[] }, options: OpenApiOptions): OpenApiDocument {
+export function openapi(
+  app: { routes(): readonly RouteInfo[]; readonly requestIdHeader?: string },
+  options: OpenApiOptions,
+): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   const warn = options.onWarning ?? ((message: string) => console.warn(message));
+  const components = new Components(warn);
+  const tags = new Set<string>();
   // Templates by shape (`/same/{}`): OpenAPI holds one path per shape, whatever its parameters' names.
   const byShape = new Map<string, string>();
   for (const route of app.routes()) {
@@ -68,21 +71,29 @@ export function openapi(app: { routes(): readonly RouteInfo[] }, options: OpenAp
     const endpoint = isRunnable(route.handler)
       ? (route.handler as unknown as Endpoint<ParamsDeclaration>)
       : undefined;
-    const middlewareErrors = route.middleware.flatMap((middleware) => {
-      const { errors, declaresFor } = middleware as {
-        errors?: Record<string, ErrorClass<unknown>>;
-        declaresFor?: (method: string) => boolean;
-      };
-      return declaresFor === undefined || declaresFor(route.method) ? declaredErrors(errors) : [];
-    });
+    const doc = mergeDocs([route.doc, endpoint?.doc]);
+    if (doc.hidden) continue;
+    const declared = middlewareDeclarations(route);
+    for (const tag of doc.tags ?? []) tags.add(tag);
     for (const [index, variant] of templates(route.path).entries()) {
       const shape = variant.template.replace(/\{[^}]*\}/g, "{}");
       const template = byShape.get(shape) ?? variant.template;
       byShape.set(shape, template);
-      const operation = operationOf(endpoint, renamed(variant, template), middlewareErrors);
-      // operationId is unique per document: an optional group's other templates get `name__2`, …
-      if (route.name !== undefined)
-        operation.operationId = index === 0 ? route.name : `${route.name}__${index + 1}`;
+      const operation: Record<string, unknown> = {
+        ...describe(route.name, doc, index),
+        ...operationOf({
+          endpoint,
+          pathNames: renamed(variant, template),
+          middlewareErrors: declared.errors,
+          headers: declared.headers,
+          responses: { ...declared.responses, ...doc.responses },
+          doc,
+          requestIdHeader: app.requestIdHeader ?? "x-request-id",
+          components,
+        }),
+      };
+      const security = securityOf(declared.security, components);
+      if (security !== undefined) operation.security = security;
       const method = route.method.toLowerCase();
       paths[template] ??= {};
       const item = paths[template];
@@ -99,167 +110,83 @@ export function openapi(app: { routes(): readonly RouteInfo[] }, options: OpenAp
       place[key] = operation;
     }
   }
+  const parts = components.toJSON();
   return {
     openapi: "3.1.0",
     info: { ...options.info },
     ...(options.servers ? { servers: options.servers.map((server) => ({ ...server })) } : {}),
+    ...(tags.size > 0 ? { tags: [...tags].map((name) => ({ name })) } : {}),
     paths,
+    ...(parts === undefined ? {} : { components: parts }),
   };
 }
 
-function operationOf(
-  endpoint: Endpoint<ParamsDeclaration> | undefined,
-  pathNames: Map<string, Schema>,
-  middlewareErrors: readonly Declared[],
-): Operation {
-  const operation: Operation = {};
-  const params = endpoint?.params ?? {};
-  const parameters: Record<string, unknown>[] = [];
-  const declaredPath = params.path === undefined ? undefined : objectParts(params.path as SourceDeclaration);
-  for (const [name, fromPattern] of pathNames) {
-    const { [MULTI_SEGMENT]: multi, [DECLARED_AS]: declaredAs, type: _string, ...fromRoute } = fromPattern;
-    const declared = declaredPath?.properties[(declaredAs as string | undefined) ?? name];
-    // A declared schema is the parameter's (its own type, or none: `anyOf`…); the pattern's regexp
-    // and description stay beside it.
-    parameters.push({
-      name,
-      in: "path",
-      required: true,
-      schema: declared ? { ...fromRoute, ...declared } : { type: "string", ...fromRoute },
-      ...(multi ? { [MULTI_SEGMENT]: true } : {}),
-    });
-  }
-  for (const [source, place] of [
-    ["query", "query"],
-    ["headers", "header"],
-    ["cookies", "cookie"],
-  ] as const) {
-    if (params[source] === undefined) continue;
-    const parts = objectParts(params[source] as SourceDeclaration);
-    for (const [name, schema] of Object.entries(parts.properties)) {
-      const parameter: Record<string, unknown> = {
-        name,
-        in: place,
-        required: parts.required.has(name),
-        schema,
-      };
-      if (isObject(schema)) Object.assign(parameter, { style: "deepObject", explode: true });
-      parameters.push(parameter);
-    }
-  }
-  if (parameters.length > 0) operation.parameters = parameters;
-  const content: Record<string, unknown> = {};
-  let required = false;
-  for (const [source, mediaType] of [
-    ["form", "application/x-www-form-urlencoded"],
-    ["json", "application/json"],
-  ] as const) {
-    const declaration = params[source];
-    if (declaration === undefined) continue;
-    const spec = isBodySpec(declaration) ? declaration : undefined;
-    required ||= spec?.require === true;
-    const read = declared(spec ? spec.declaration : (declaration as SourceDeclaration));
-    const schema = jsonSchemaOf(read.schema);
-    // A form with files is multipart only (its files as `format: binary`); any form may be multipart.
-    // A nested group is sent as `group[field]=…` (deepObject), which standard tools then produce.
-    if (source === "form") {
-      const encoding = nestedEncoding(schema);
-      const form = encoding === undefined ? { schema } : { schema, encoding };
-      if (!read.files) content[mediaType] = form;
-      content["multipart/form-data"] = form;
-      continue;
-    }
-    content[mediaType] = { schema };
-  }
-  if (Object.keys(content).length > 0) operation.requestBody = { required, content };
-  const responses: Record<string, unknown> = {};
-  responses[String(endpoint?.status ?? 200)] = success(endpoint);
-  const errors: Declared[] = [
-    ...middlewareErrors,
-    // A body over the app's limit (or a part over its own) is refused before the endpoint runs.
-    ...(params.form !== undefined || params.json !== undefined ? [PAYLOAD_TOO_LARGE] : []),
-    ...(Object.keys(params) as (keyof ParamsDeclaration)[]).map((source) => ({
-      name: PARAM_ERRORS[source],
-      code: 400,
-      payload: PARAM_ERROR_PAYLOAD,
-    })),
-    ...declaredErrors(endpoint?.errors as Record<string, ErrorClass<unknown>> | undefined),
-  ];
-  const byCode = new Map<number, Declared[]>();
-  for (const error of errors) {
-    const list = byCode.get(error.code) ?? [];
-    if (!list.some((known) => known.name === error.name)) list.push(error);
-    byCode.set(error.code, list);
-  }
-  for (const [code, list] of [...byCode].sort(([a], [b]) => a - b)) {
-    const schemas = list.map(envelope);
-    // Sent as the client's Accept asks: the envelope in JSON, or a line of text, or an HTML page.
-    const content: Record<string, unknown> = {};
-    for (const mediaType of ERROR_MEDIA_TYPES)
-      content[mediaType] =
-        mediaType === "application/json"
-          ? { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } }
-          : { schema: { type: "string" } };
-    responses[String(code)] = { description: list.map((error) => error.name).join(", "), content };
-  }
-  operation.responses = responses;
-  return operation;
-}
-
-function success(endpoint: Endpoint<ParamsDeclaration> | undefined): Record<string, unknown> {
-  if (endpoint === undefined) return { description: "Answered by a block handler: not declared" };
-  if (endpoint.views.length === 0) return { description: "Success (no view declared)" };
-  const byMediaType = new Map<string, Schema[]>();
-  for (const view of endpoint.views) {
-    for (const mediaType of view.mediaTypes) {
-      // The view's schema describes its `json` renderer; another JSON renderer (`+json`) returns what
-      // it chooses, so its shape is not known.
-      const schema: Schema =
-        mediaType === "application/json"
-          ? view.schema
-            ? jsonSchemaOf(view.schema)
-            : {}
-          : mediaType.endsWith("+json")
-            ? {}
-            : { type: "string" };
-      byMediaType.set(mediaType, [...(byMediaType.get(mediaType) ?? []), schema]);
-    }
-  }
-  const content: Record<string, unknown> = {};
-  for (const [mediaType, schemas] of byMediaType) {
-    content[mediaType] = { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } };
-  }
-  return { description: "Success", content };
-}
-
-// The properties of a source's object schema (source keys, as `t.key` renames them) and which are required.
-function objectParts(declaration: SourceDeclaration): {
-  properties: Record<string, Schema>;
-  required: Set<string>;
+// What a route's middleware declares for its method: errors, headers, other answers, credentials.
+function middlewareDeclarations(route: RouteInfo): {
+  errors: Declared[];
+  headers: Record<string, HeaderDoc>;
+  responses: Record<number, string | ResponseDoc>;
+  security: SecurityDeclaration[];
 } {
-  const { schema, plan } = declared(declaration);
-  const converted = jsonSchemaOf(schema);
-  const keys = new Map(plan.kind === "group" ? plan.fields.map(({ field, key }) => [field, key]) : []);
-  const properties: Record<string, Schema> = {};
-  const required = new Set<string>();
-  const listed = new Set((converted.required as string[] | undefined) ?? []);
-  for (const [name, property] of Object.entries((converted.properties ?? {}) as Record<string, Schema>)) {
-    const key = keys.get(name) ?? name;
-    properties[key] = property;
-    if (listed.has(name)) required.add(key);
+  const declared = {
+    errors: [] as Declared[],
+    headers: {} as Record<string, HeaderDoc>,
+    responses: {} as Record<number, string | ResponseDoc>,
+    security: [] as SecurityDeclaration[],
+  };
+  for (const middleware of route.middleware as readonly Partial<DeclaringMiddleware<object>>[]) {
+    if (middleware.declaresFor !== undefined && !middleware.declaresFor(route.method)) continue;
+    declared.errors.push(
+      ...declaredErrors(middleware.errors as Record<string, ErrorClass<unknown>> | undefined),
+    );
+    Object.assign(declared.headers, middleware.headers);
+    Object.assign(declared.responses, middleware.responses);
+    if (middleware.security !== undefined) declared.security.push(middleware.security);
   }
-  return { properties, required };
+  return declared;
 }
 
-// `encoding` for a form's nested groups (objects, or lists of them): deepObject, exploded.
-function nestedEncoding(schema: Schema): Record<string, unknown> | undefined {
-  const encoding: Record<string, unknown> = {};
-  for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
-    if (isObject(property)) encoding[name] = { style: "deepObject", explode: true };
-  }
-  return Object.keys(encoding).length > 0 ? encoding : undefined;
+// The operation's words: operationId (unique: an optional group's other templates get `name__2`, …),
+// summary (the name in words unless given), description, tags, deprecated, external docs.
+function describe(name: string | undefined, doc: RouteDoc, index: number): Record<string, unknown> {
+  const summary = doc.summary ?? (name === undefined ? undefined : sentence(name));
+  return {
+    ...(name === undefined ? {} : { operationId: index === 0 ? name : `${name}__${index + 1}` }),
+    ...(summary === undefined ? {} : { summary }),
+    ...(doc.description === undefined ? {} : { description: doc.description }),
+    ...(doc.tags?.length ? { tags: [...doc.tags] } : {}),
+    ...(doc.deprecated ? { deprecated: true } : {}),
+    ...(doc.externalDocs === undefined ? {} : { externalDocs: { ...doc.externalDocs } }),
+  };
 }
 
-function isObject(schema: Schema): boolean {
-  return schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object"));
+// `getUserById` → `Get user by id`; acronyms stay (`listJSONFeeds` → `List JSON feeds`).
+function sentence(name: string): string {
+  const words = toWords(name).split(" ").filter(Boolean);
+  return words
+    .map((word, i) => {
+      const kept = word.length > 1 && word === word.toUpperCase() ? word : word.toLowerCase();
+      return i === 0 ? kept.charAt(0).toUpperCase() + kept.slice(1) : kept;
+    })
+    .join(" ");
+}
+
+// The operation's `security`: every declaring middleware's schemes together; when one of them lets a
+// request without credentials through, the requirement without its schemes is offered too.
+function securityOf(
+  declarations: readonly SecurityDeclaration[],
+  components: Components,
+): Record<string, string[]>[] | undefined {
+  if (declarations.length === 0) return undefined;
+  const all: Record<string, string[]> = {};
+  const required: Record<string, string[]> = {};
+  for (const { schemes, optional } of declarations) {
+    for (const [name, scheme] of Object.entries(schemes)) {
+      if (!components.securityScheme(name, scheme)) continue;
+      all[name] = [];
+      if (!optional) required[name] = [];
+    }
+  }
+  const optional = Object.keys(required).length < Object.keys(all).length;
+  return optional ? [all, required] : [all];
 }

@@ -6,6 +6,7 @@ import {
   type Middleware,
   type WsHandler,
 } from "../context/handler.ts";
+import { mergeDocs, type RouteDoc } from "../context/route-doc.ts";
 import { TOKEN } from "../wire/contract.ts";
 import { joinPath } from "./join-path.ts";
 import { ANY_METHOD, WS_METHOD } from "./route-table.ts";
@@ -27,12 +28,22 @@ export interface RouteRecord {
   readonly scopes: readonly Scope[];
   /** The route's name (`defineRoutes` keys, or `route(…, { name })`): the OpenAPI `operationId`. */
   readonly name?: string | undefined;
+  /** The route's own documentation (`route(…, { doc })`). */
+  readonly doc?: RouteDoc | undefined;
 }
 
 /** Options of `route()`. */
 export interface RouteOptions {
   /** Names the route (unique in the app): the OpenAPI `operationId`, the client's method name. */
   readonly name?: string;
+  /** What the OpenAPI document says of it (summary, tags, deprecated, hidden, other answers…). */
+  readonly doc?: RouteDoc;
+}
+
+/** Options of `on()`. */
+export interface NamespaceOptions {
+  /** What the OpenAPI document says of every route under it (tags add up; deprecated and hidden stay). */
+  readonly doc?: RouteDoc;
 }
 
 /** Where a router puts the routes registered on it. */
@@ -68,36 +79,36 @@ export class Router<TEnv = RegisteredEnv> {
   }
 
   /** Routes GET (and HEAD, unless a HEAD route exists). */
-  get(path: string, handler: Handler<TEnv>): this {
-    return this.route("GET", path, handler);
+  get(path: string, handler: Handler<TEnv>, options?: RouteOptions): this {
+    return this.route("GET", path, handler, options);
   }
   /** Routes POST. */
-  post(path: string, handler: Handler<TEnv>): this {
-    return this.route("POST", path, handler);
+  post(path: string, handler: Handler<TEnv>, options?: RouteOptions): this {
+    return this.route("POST", path, handler, options);
   }
   /** Routes PUT. */
-  put(path: string, handler: Handler<TEnv>): this {
-    return this.route("PUT", path, handler);
+  put(path: string, handler: Handler<TEnv>, options?: RouteOptions): this {
+    return this.route("PUT", path, handler, options);
   }
   /** Routes PATCH. */
-  patch(path: string, handler: Handler<TEnv>): this {
-    return this.route("PATCH", path, handler);
+  patch(path: string, handler: Handler<TEnv>, options?: RouteOptions): this {
+    return this.route("PATCH", path, handler, options);
   }
   /** Routes DELETE. */
-  delete(path: string, handler: Handler<TEnv>): this {
-    return this.route("DELETE", path, handler);
+  delete(path: string, handler: Handler<TEnv>, options?: RouteOptions): this {
+    return this.route("DELETE", path, handler, options);
   }
   /** Routes HEAD (otherwise HEAD is answered from GET without a body). */
-  head(path: string, handler: Handler<TEnv>): this {
-    return this.route("HEAD", path, handler);
+  head(path: string, handler: Handler<TEnv>, options?: RouteOptions): this {
+    return this.route("HEAD", path, handler, options);
   }
   /** Routes OPTIONS (otherwise OPTIONS is answered 204 with `Allow`). */
-  options(path: string, handler: Handler<TEnv>): this {
-    return this.route("OPTIONS", path, handler);
+  options(path: string, handler: Handler<TEnv>, options?: RouteOptions): this {
+    return this.route("OPTIONS", path, handler, options);
   }
   /** Routes every method not routed otherwise on this path. */
-  all(path: string, handler: Handler<TEnv>): this {
-    return this.route(ANY_METHOD, path, handler);
+  all(path: string, handler: Handler<TEnv>, options?: RouteOptions): this {
+    return this.route(ANY_METHOD, path, handler, options);
   }
 
   /**
@@ -118,7 +129,7 @@ export class Router<TEnv = RegisteredEnv> {
     for (const method of typeof methods === "string" ? [methods] : methods) {
       if (method !== ANY_METHOD && !TOKEN.test(method))
         throw new TypeError(`Invalid HTTP method "${method}"`);
-      this.#add(method === ANY_METHOD ? method : method.toUpperCase(), path, handler, options.name);
+      this.#add(method === ANY_METHOD ? method : method.toUpperCase(), path, handler, options);
     }
     return this;
   }
@@ -146,8 +157,9 @@ export class Router<TEnv = RegisteredEnv> {
    *   r.on("/posts", (r) => r.get("/:id", GetPost)); // GET /users/posts/:id
    * });
    */
-  on(prefix: string, build: (router: Router<TEnv>) => unknown): this {
+  on(prefix: string, build: (router: Router<TEnv>) => unknown, options: NamespaceOptions = {}): this {
     const scope = newScope();
+    scope.doc = options.doc;
     const child = new Router<TEnv>(
       joinPath(this.#prefix, prefix),
       [...this.#scopes, scope],
@@ -236,23 +248,38 @@ export class Router<TEnv = RegisteredEnv> {
     if (!records) throw new TypeError("mount() takes a router made by createRouter()");
     for (const record of records) {
       this.#sink({
-        method: record.method,
+        ...record,
         path: joinPath(prefix === "/" ? this.#prefix : joinPath(this.#prefix, prefix), record.path),
-        handler: record.handler,
         scopes: [...this.#scopes, ...record.scopes],
-        name: record.name,
       });
     }
     return this;
   }
 
-  #add(method: string, path: string, handler: Handler<TEnv> | WsHandler<TEnv>, name?: string): void {
+  /**
+   * Documents every route of this router or namespace (merged with what each says of itself).
+   *
+   * @example
+   * const admin = createRouter((r) => r.doc({ tags: ["admin"] }).get("/", AdminHome));
+   */
+  doc(doc: RouteDoc): this {
+    this.#own.doc = mergeDocs([this.#own.doc, doc]);
+    return this;
+  }
+
+  #add(
+    method: string,
+    path: string,
+    handler: Handler<TEnv> | WsHandler<TEnv>,
+    options: RouteOptions = {},
+  ): void {
     this.#sink({
       method,
       path: joinPath(this.#prefix, path),
       handler: handler as Handler<never>,
       scopes: this.#scopes,
-      name,
+      name: options.name,
+      doc: options.doc,
     });
   }
 }

@@ -1,4 +1,5 @@
 import type { Handler, Middleware } from "../context/handler.ts";
+import type { RouteDoc } from "../context/route-doc.ts";
 import { createRouter, type Method, type Router } from "./create-router.ts";
 
 /** One named route: `[method, path, handler]`. */
@@ -9,6 +10,8 @@ export type RouteEntry = readonly [method: Method, path: string, handler: Handle
 export interface RoutesOptions<TUse extends readonly Middleware<never>[]> {
   /** Middleware around every route (its declared errors join each route's in the client and OpenAPI). */
   readonly use?: TUse;
+  /** What the OpenAPI document says of every route (tags, deprecated, hidden…). */
+  readonly doc?: RouteDoc;
 }
 
 /** A routes object: mounts like a router, and its type carries every route for `createClient`. */
@@ -39,6 +42,7 @@ export function defineRoutes<
   const router = createRouter<never>();
   const middleware = (options.use ?? []) as TUse;
   for (const use of middleware) router.use(use);
+  if (options.doc !== undefined) router.doc(options.doc);
   for (const [name, entry] of Object.entries(entries)) {
     if (!Array.isArray(entry) || entry.length !== 3) {
       throw new TypeError(`defineRoutes: route "${name}" must be [method, path, handler]`);

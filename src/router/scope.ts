@@ -2,6 +2,7 @@
 // registered under it (an app, a router or a namespace made with `on`).
 import type { Context, RegisteredEnv } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
+import type { RouteDoc } from "../context/route-doc.ts";
 import type { EndpointHelpers } from "../endpoint/endpoint-instance.ts";
 
 /**
@@ -25,6 +26,8 @@ export interface Scope {
   readonly after: NamespaceCallback[];
   /** The error handler of this namespace, if it has one. */
   onError?: ScopeErrorHandler<never> | undefined;
+  /** What the OpenAPI document says of every route under it (tags, deprecated, hidden…). */
+  doc?: RouteDoc | undefined;
 }
 
 /**

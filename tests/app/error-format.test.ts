@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createApp, defineEndpoint } from "../../src/mod.ts";
 import { openapi } from "../../src/openapi/mod.ts";
+import { deref } from "../openapi/deref.ts";
 
 const Find = defineEndpoint({
   errors: { NotFound: { code: 404, message: "No such thing" } },
@@ -59,7 +60,7 @@ test("errors.format is checked when the app is made", () => {
 });
 
 test("the document lists each error in every format it can be sent in", () => {
-  const doc = openapi(appWith(), { info: { title: "t", version: "1" } });
+  const doc = deref(openapi(appWith(), { info: { title: "t", version: "1" } }));
   const notFound = (doc.paths["/thing"]!.get as { responses: Record<string, { content: object }> }).responses[
     "404"
   ]!;

@@ -7,6 +7,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { app, document } from "../../examples/api/app.ts";
+import { deref } from "./deref.ts";
 
 // Documents and bodies are read as untyped JSON here.
 // biome-ignore lint/suspicious/noExplicitAny: see above.
@@ -14,7 +15,7 @@ type Json = any;
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
-const paths = document.paths as Record<string, Record<string, { responses: Record<string, Json> }>>;
+const paths = deref(document).paths as Record<string, Record<string, { responses: Record<string, Json> }>>;
 const seen = new Set<string>();
 
 // Sends a request, checks its answer against the document (status declared, body valid), and returns it.

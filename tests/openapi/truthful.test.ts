@@ -9,6 +9,7 @@ import * as v from "valibot";
 import { csrf, declaring, etag } from "../../src/middleware/mod.ts";
 import { createApp, defineEndpoint, defineError, defineView, t } from "../../src/mod.ts";
 import { openapi } from "../../src/openapi/mod.ts";
+import { deref } from "./deref.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are read as untyped JSON here.
 type Json = any;
@@ -23,7 +24,7 @@ test("a declared path schema is the parameter's own: an int64 has no `type: stri
   app.get("/a/:id", defineEndpoint({ params: { path: { id: t.int64() } }, call: () => {} }));
   app.get("/b/:kind", defineEndpoint({ params: { path: { kind: v.picklist(["x", "y"]) } }, call: () => {} }));
   app.get("/c/:slug(\\w+)", () => {});
-  const doc: Json = openapi(app, { info });
+  const doc: Json = deref(openapi(app, { info }));
   const schemaOf = (path: string) => doc.paths[path].get.parameters[0].schema;
   assert.equal(schemaOf("/a/{id}").type, undefined);
   assert.equal(schemaOf("/a/{id}").format, "int64");
@@ -40,7 +41,7 @@ test("a +json renderer is not documented with the json renderer's schema", async
   });
   const app = createApp();
   app.get("/post", defineEndpoint({ view: Post, call: () => Post({ title: "x" }) }));
-  const content = (openapi(app, { info }) as Json).paths["/post"].get.responses["200"].content;
+  const content = (deref(openapi(app, { info })) as Json).paths["/post"].get.responses["200"].content;
   assert.equal(content["application/json"].schema.type, "object");
   assert.deepEqual(content["application/vnd.post+json"].schema, {});
 });
@@ -50,7 +51,7 @@ test("routes with methods OpenAPI 3.1 has no place for stay, under x-additionalO
   app.route("PROPFIND", "/files/:name", () => {}, { name: "propfind" });
   app.route("QUERY", "/search", () => {});
   app.get("/files/:name", () => {});
-  const doc: Json = openapi(app, { info });
+  const doc: Json = deref(openapi(app, { info }));
   assert.deepEqual(Object.keys(doc.paths["/files/{name}"]).sort(), ["get", "x-additionalOperations"]);
   assert.equal(doc.paths["/files/{name}"]["x-additionalOperations"].PROPFIND.operationId, "propfind");
   assert.ok(doc.paths["/search"]["x-additionalOperations"].QUERY.responses);
@@ -62,7 +63,7 @@ test("paths that differ only by parameter names are one path; each operation's p
   const app = createApp();
   app.get("/same/:x", defineEndpoint({ params: { path: { x: v.string() } }, call: () => {} }));
   app.delete("/same/:y(\\d+)", defineEndpoint({ params: { path: { y: t.int32() } }, call: () => {} }));
-  const doc: Json = openapi(app, { info, onWarning: (message) => warnings.push(message) });
+  const doc: Json = deref(openapi(app, { info, onWarning: (message) => warnings.push(message) }));
   assert.deepEqual(Object.keys(doc.paths), ["/same/{x}"]);
   assert.equal(doc.paths["/same/{x}"].get.parameters[0].schema.type, "string");
   const removed = doc.paths["/same/{x}"].delete.parameters[0];
@@ -78,7 +79,7 @@ test("a route whose path and method another route already documents is left out 
   const app = createApp();
   app.route("GET", "/same/:x", () => {}, { name: "first" });
   app.route("GET", "/same/:y(\\d+)", () => {}, { name: "second" });
-  const doc: Json = openapi(app, { info, onWarning: (message) => warnings.push(message) });
+  const doc: Json = deref(openapi(app, { info, onWarning: (message) => warnings.push(message) }));
   assert.equal(doc.paths["/same/{x}"].get.operationId, "first");
   assert.equal(warnings.length, 1);
   assert.match(
@@ -95,10 +96,14 @@ test("middleware errors are documented only on the methods that can meet them: c
   app.get("/thing", () => {});
   app.post("/thing", () => {});
   app.route("PROPFIND", "/thing", () => {});
-  const item: Json = openapi(app, { info }).paths["/thing"];
+  const item: Json = deref(openapi(app, { info })).paths["/thing"];
   const codes = (operation: Json) => Object.keys(operation.responses).sort();
-  assert.deepEqual(codes(item.get), ["200", "412"]);
+  assert.deepEqual(codes(item.get), ["200", "304", "412"]);
   assert.deepEqual(codes(item.post), ["200", "403"]);
+  // etag()'s header and its 304, on GET only.
+  assert.ok(item.get.responses["200"].headers.ETag);
+  assert.ok(item.get.responses["304"].headers.ETag);
+  assert.equal(item.post.responses["200"].headers.ETag, undefined);
   assert.deepEqual(codes(item["x-additionalOperations"].PROPFIND), ["200", "403"]);
   // And at run time, the same: a cross-site GET passes, a cross-site POST is refused.
   const crossSite = { "sec-fetch-site": "cross-site" };
@@ -114,7 +119,7 @@ test("a form's nested group is documented as deepObject (what the server reads),
     call: (ep) => Response.json(ep.params.form.post),
   });
   app.post("/posts", CreatePost);
-  const operation: Json = (openapi(app, { info }) as Json).paths["/posts"].post;
+  const operation: Json = (deref(openapi(app, { info })) as Json).paths["/posts"].post;
   for (const mediaType of ["application/x-www-form-urlencoded", "multipart/form-data"])
     assert.deepEqual(operation.requestBody.content[mediaType].encoding, {
       post: { style: "deepObject", explode: true },
@@ -145,14 +150,13 @@ test("an app's own middleware declares its errors and their methods with declari
       if (ctx.request.method !== "GET") throw new Locked();
       return next();
     },
-    { Locked },
-    (method) => method !== "GET" && method !== "HEAD",
+    { errors: { Locked }, declaresFor: (method) => method !== "GET" && method !== "HEAD" },
   );
   const app = createApp();
   app.use(readOnly);
   app.get("/notes", () => {});
   app.post("/notes", () => {});
-  const item: Json = (openapi(app, { info }) as Json).paths["/notes"];
+  const item: Json = (deref(openapi(app, { info })) as Json).paths["/notes"];
   assert.equal(item.get.responses["423"], undefined);
   assert.equal(item.post.responses["423"].description, "Locked");
   const refused = await app.request("/notes", { method: "POST", headers: { accept: "application/json" } });

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { createClient } from "../../src/client/mod.ts";
 import { createApp, defineEndpoint, defineRoutes, defineView, t } from "../../src/mod.ts";
 import { openapi } from "../../src/openapi/mod.ts";
+import { deref } from "../openapi/deref.ts";
 
 const Echo = defineView({
   schema: v.object({ key: v.string(), version: v.number(), theme: v.string(), page: v.number() }),
@@ -110,7 +111,7 @@ describe("header and cookie params", () => {
   });
 
   test("are documented as header and cookie parameters with their errors", () => {
-    const doc = openapi(app, { info: { title: "t", version: "1" } });
+    const doc = deref(openapi(app, { info: { title: "t", version: "1" } }));
     const operation = doc.paths["/api/whoami"]!.get as {
       parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];
       responses: Record<string, { description: string }>;

@@ -1,0 +1,261 @@
+// One operation of the OpenAPI document, from a route's declarations: its parameters (path, query,
+// header, cookie), its request body, its success (the views, or what the route documents), the other
+// answers its middleware and documentation name, and its errors (by status, each envelope a
+// component).
+import type { HeaderDoc, ResponseDoc, RouteDoc } from "../context/route-doc.ts";
+import type { Endpoint } from "../endpoint/define-endpoint.ts";
+import type { ErrorClass } from "../errors/define-error.ts";
+import { ERROR_MEDIA_TYPES } from "../errors/render-error.ts";
+import type { ParamsDeclaration } from "../params/parse-params.ts";
+import { isBodySpec } from "../params/t.ts";
+import { declared } from "../schema/declared.ts";
+import type { SourceDeclaration } from "../schema/entries.ts";
+import type { Plan } from "../schema/plan.ts";
+import { MULTI_SEGMENT, PARAM_ERROR_NAMES } from "../wire/contract.ts";
+import { type Components, headerObject } from "./components.ts";
+import {
+  type Declared,
+  declaredErrors,
+  envelope,
+  PARAM_ERROR_PAYLOAD,
+  PAYLOAD_TOO_LARGE,
+} from "./error-responses.ts";
+import { jsonSchemaOf, type Schema } from "./json-schema.ts";
+import { DECLARED_AS } from "./path-templates.ts";
+
+/** What a route brings to its operation besides its endpoint. */
+export interface OperationInput {
+  readonly endpoint: Endpoint<ParamsDeclaration> | undefined;
+  /** Its path parameters as the template names them, with what the pattern says of each. */
+  readonly pathNames: Map<string, Schema>;
+  /** The errors its middleware declares for this method. */
+  readonly middlewareErrors: readonly Declared[];
+  /** The headers its middleware adds for this method. */
+  readonly headers: Readonly<Record<string, HeaderDoc>>;
+  /** The answers its middleware gives besides errors, and those its documentation names. */
+  readonly responses: Readonly<Record<number, string | ResponseDoc>>;
+  /** Its merged documentation (the endpoint's included). */
+  readonly doc: RouteDoc;
+  /** The header every answer carries the request id in. */
+  readonly requestIdHeader: string;
+  readonly components: Components;
+}
+
+type Operation = Record<string, unknown>;
+
+const PARAM_ERRORS: Readonly<Record<keyof ParamsDeclaration, string>> = PARAM_ERROR_NAMES;
+// Where each string source goes in OpenAPI's parameters.
+const PLACES = [
+  ["query", "query"],
+  ["headers", "header"],
+  ["cookies", "cookie"],
+] as const;
+
+/** The operation: parameters, request body and responses. */
+export function operationOf(input: OperationInput): Operation {
+  const { endpoint, components } = input;
+  const operation: Operation = {};
+  const params = endpoint?.params ?? {};
+  const parameters = [...pathParameters(input.pathNames, params.path)];
+  for (const [source, place] of PLACES) {
+    if (params[source] === undefined) continue;
+    const parts = objectParts(params[source] as SourceDeclaration);
+    for (const [name, schema] of Object.entries(parts.properties)) {
+      const parameter: Record<string, unknown> = {
+        name,
+        in: place,
+        required: parts.required.has(name),
+        schema,
+      };
+      if (isObject(schema)) Object.assign(parameter, { style: "deepObject", explode: true });
+      parameters.push(parameter);
+    }
+  }
+  if (parameters.length > 0) operation.parameters = parameters;
+  const body = requestBody(params);
+  if (body !== undefined) operation.requestBody = body;
+  // Every answer carries the request id.
+  const idHeader = { [input.requestIdHeader]: components.header(input.requestIdHeader, REQUEST_ID) };
+  const withHeaders = (
+    response: Record<string, unknown>,
+    headers: Readonly<Record<string, HeaderDoc>> = {},
+  ) => ({
+    ...response,
+    headers: {
+      ...idHeader,
+      ...Object.fromEntries(Object.entries(headers).map(([n, d]) => [n, headerObject(d)])),
+    },
+  });
+  const responses: Record<string, unknown> = {};
+  const status = String(endpoint?.status ?? 200);
+  responses[status] = withHeaders(success(endpoint), { ...input.headers, ...input.doc.headers });
+  for (const [code, doc] of Object.entries(input.responses)) {
+    const { description, headers, mediaTypes } =
+      typeof doc === "string" ? ({ description: doc } as ResponseDoc) : doc;
+    const content = Object.fromEntries(
+      (mediaTypes ?? []).map((type) => [type, { schema: { type: "string" } }]),
+    );
+    responses[code] = withHeaders(
+      { description, ...(mediaTypes === undefined ? {} : { content }) },
+      code === status ? { ...input.headers, ...headers } : headers,
+    );
+  }
+  for (const [code, list] of errorsByCode(input, params)) {
+    const refs = list.map((error) => components.schema(error.name, envelope(error)));
+    // Sent as the client's Accept asks: the envelope in JSON, or a line of text, or an HTML page.
+    const content: Record<string, unknown> = {};
+    for (const mediaType of ERROR_MEDIA_TYPES)
+      content[mediaType] =
+        mediaType === "application/json"
+          ? { schema: refs.length === 1 ? refs[0] : { oneOf: refs } }
+          : { schema: { type: "string" } };
+    // One answer per set of errors, written once: most operations share theirs.
+    const names = list.map((error) => error.name);
+    responses[String(code)] = components.response(
+      names.join("Or"),
+      withHeaders({ description: names.join(", "), content }),
+    );
+  }
+  operation.responses = responses;
+  return operation;
+}
+
+const REQUEST_ID: HeaderDoc = {
+  description: "The request's id (given by the client, or made)",
+  required: true,
+};
+
+function pathParameters(pathNames: Map<string, Schema>, path: unknown): Record<string, unknown>[] {
+  const declaredPath = path === undefined ? undefined : objectParts(path as SourceDeclaration);
+  return [...pathNames].map(([name, fromPattern]) => {
+    const { [MULTI_SEGMENT]: multi, [DECLARED_AS]: declaredAs, type: _string, ...fromRoute } = fromPattern;
+    const declared = declaredPath?.properties[(declaredAs as string | undefined) ?? name];
+    // A declared schema is the parameter's (its own type, or none: `anyOf`…); the pattern's regexp
+    // and description stay beside it.
+    return {
+      name,
+      in: "path",
+      required: true,
+      schema: declared ? { ...fromRoute, ...declared } : { type: "string", ...fromRoute },
+      ...(multi ? { [MULTI_SEGMENT]: true } : {}),
+    };
+  });
+}
+
+function requestBody(params: ParamsDeclaration): Record<string, unknown> | undefined {
+  const content: Record<string, unknown> = {};
+  let required = false;
+  for (const [source, mediaType] of [
+    ["form", "application/x-www-form-urlencoded"],
+    ["json", "application/json"],
+  ] as const) {
+    const declaration = params[source];
+    if (declaration === undefined) continue;
+    const spec = isBodySpec(declaration) ? declaration : undefined;
+    required ||= spec?.require === true;
+    const read = declared(spec ? spec.declaration : (declaration as SourceDeclaration));
+    const schema = jsonSchemaOf(read.schema);
+    if (source === "json") {
+      content[mediaType] = { schema };
+      continue;
+    }
+    // A form with files is multipart only (its files as `format: binary`); any form may be multipart.
+    // A nested group is sent as `group[field]=…` (deepObject), which standard tools then produce.
+    const encoding = formEncoding(schema, read.plan);
+    const form = encoding === undefined ? { schema } : { schema, encoding };
+    if (!read.files) content[mediaType] = form;
+    content["multipart/form-data"] = form;
+  }
+  return Object.keys(content).length > 0 ? { required, content } : undefined;
+}
+
+// The errors of an operation by status, each name once: its middleware's, the body limit's 413, the
+// parameter errors, the endpoint's.
+function errorsByCode(input: OperationInput, params: ParamsDeclaration): [number, Declared[]][] {
+  const errors: Declared[] = [
+    ...input.middlewareErrors,
+    // A body over the app's limit (or a part over its own) is refused before the endpoint runs.
+    ...(params.form !== undefined || params.json !== undefined ? [PAYLOAD_TOO_LARGE] : []),
+    ...(Object.keys(params) as (keyof ParamsDeclaration)[]).map((source) => ({
+      name: PARAM_ERRORS[source],
+      code: 400,
+      payload: input.components.schema("ParamErrorPayload", PARAM_ERROR_PAYLOAD),
+    })),
+    ...declaredErrors(input.endpoint?.errors as Record<string, ErrorClass<unknown>> | undefined),
+  ];
+  const byCode = new Map<number, Declared[]>();
+  for (const error of errors) {
+    const list = byCode.get(error.code) ?? [];
+    if (!list.some((known) => known.name === error.name)) list.push(error);
+    byCode.set(error.code, list);
+  }
+  return [...byCode].sort(([a], [b]) => a - b);
+}
+
+function success(endpoint: Endpoint<ParamsDeclaration> | undefined): Record<string, unknown> {
+  if (endpoint === undefined) return { description: "Answered by a block handler: not declared" };
+  if (endpoint.views.length === 0) return { description: "Success (no view declared)" };
+  const byMediaType = new Map<string, Schema[]>();
+  for (const view of endpoint.views) {
+    for (const mediaType of view.mediaTypes) {
+      // The view's schema describes its `json` renderer; another JSON renderer (`+json`) returns what
+      // it chooses, so its shape is not known.
+      const schema: Schema =
+        mediaType === "application/json"
+          ? view.schema
+            ? jsonSchemaOf(view.schema)
+            : {}
+          : mediaType.endsWith("+json")
+            ? {}
+            : { type: "string" };
+      byMediaType.set(mediaType, [...(byMediaType.get(mediaType) ?? []), schema]);
+    }
+  }
+  const content: Record<string, unknown> = {};
+  for (const [mediaType, schemas] of byMediaType) {
+    content[mediaType] = { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } };
+  }
+  return { description: "Success", content };
+}
+
+// The properties of a source's object schema (source keys, as `t.key` renames them) and which are required.
+function objectParts(declaration: SourceDeclaration): {
+  properties: Record<string, Schema>;
+  required: Set<string>;
+} {
+  const { schema, plan } = declared(declaration);
+  const converted = jsonSchemaOf(schema);
+  const keys = new Map(plan.kind === "group" ? plan.fields.map(({ field, key }) => [field, key]) : []);
+  const properties: Record<string, Schema> = {};
+  const required = new Set<string>();
+  const listed = new Set((converted.required as string[] | undefined) ?? []);
+  for (const [name, property] of Object.entries((converted.properties ?? {}) as Record<string, Schema>)) {
+    const key = keys.get(name) ?? name;
+    properties[key] = property;
+    if (listed.has(name)) required.add(key);
+  }
+  return { properties, required };
+}
+
+// A form's `encoding`: nested groups (objects, or lists of them) as deepObject, exploded; a file field's
+// accepted types as its `contentType`.
+function formEncoding(schema: Schema, plan: Plan): Record<string, unknown> | undefined {
+  const encoding: Record<string, unknown> = {};
+  const fields = plan.kind === "group" ? plan.fields : [];
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
+    if (isObject(property)) encoding[name] = { style: "deepObject", explode: true };
+    const field = fields.find((candidate) => candidate.field === name)?.plan;
+    const file =
+      field?.kind === "scalar"
+        ? field.file
+        : field?.kind === "array" && field.item.kind === "scalar"
+          ? field.item.file
+          : undefined;
+    if (file?.types !== undefined) encoding[name] = { contentType: file.types.join(", ") };
+  }
+  return Object.keys(encoding).length > 0 ? encoding : undefined;
+}
+
+function isObject(schema: Schema): boolean {
+  return schema.type === "object" || (Array.isArray(schema.type) && schema.type.includes("object"));
+}
