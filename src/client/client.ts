@@ -1,4 +1,3 @@
-import type { Middleware } from "../context/handler.ts";
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import type { RouteEntry, Routes } from "../router/define-routes.ts";
@@ -19,7 +18,7 @@ export interface RoutesShape {
 }
 
 /** Options of {@link createClient}. */
-export interface ClientOptions<TRoutes> {
+export interface ClientOptions<TRoutes, TAround extends readonly unknown[] = readonly []> {
   /** Where the routes are mounted (`http://localhost:3000/api`). */
   readonly baseUrl: string | URL;
   /**
@@ -36,6 +35,13 @@ export interface ClientOptions<TRoutes> {
   readonly fetch?: (request: Request) => Response | Promise<Response>;
   /** Headers sent with every call (not with the document's fetch). */
   readonly headers?: HeadersInit;
+  /**
+   * The middleware the app wraps the routes in beyond the routes object's own (`app.use(csrf())`, a
+   * namespace's `use`): with `routes`, their declared errors are known by name, as the document names
+   * them. Give their type as the client's second type argument (`createClient<typeof api, typeof
+   * around>`) so that the error union lists them.
+   */
+  readonly use?: TAround;
 }
 
 // How to call one named route: its method, its path from the values given, and the declared error
@@ -61,11 +67,14 @@ const PARAM_ERRORS = Object.values(PARAM_ERROR_NAMES);
  * if (res.ok) console.log(res.data.name);
  * else if (res.error.name === "UserNotFound") console.log("no such user");
  */
-export function createClient<TRoutes extends RoutesShape>(options: ClientOptions<TRoutes>): Client<TRoutes> {
+export function createClient<
+  TRoutes extends RoutesShape,
+  const TAround extends readonly unknown[] = readonly [],
+>(options: ClientOptions<TRoutes, TAround>): Client<TRoutes, TAround> {
   const base = new URL(String(options.baseUrl).replace(/\/*$/, "/"));
   const send = options.fetch ?? ((request: Request) => fetch(request));
   let operations: Promise<ReadonlyMap<string, Operation>> | undefined = options.routes
-    ? Promise.resolve(fromRoutes(options.routes as unknown as Routes))
+    ? Promise.resolve(fromRoutes(options.routes as unknown as Routes, options.use ?? []))
     : undefined;
   const operation = async (name: string): Promise<Operation> => {
     operations ??= loadDocument(options.spec ?? new URL("/openapi.json", base), send).then((document) =>
@@ -120,11 +129,11 @@ export function createClient<TRoutes extends RoutesShape>(options: ClientOptions
   return new Proxy(Object.freeze({}), {
     get: (_, name) =>
       typeof name === "string" ? (input?: Record<string, unknown>) => call(name, input) : undefined,
-  }) as Client<TRoutes>;
+  }) as Client<TRoutes, TAround>;
 }
 
-function fromRoutes(routes: Routes): Map<string, Operation> {
-  const shared = routes.middleware.flatMap((middleware: Middleware<never>) =>
+function fromRoutes(routes: Routes, around: readonly unknown[]): Map<string, Operation> {
+  const shared = [...routes.middleware, ...around].flatMap((middleware) =>
     Object.keys((middleware as { errors?: object }).errors ?? {}),
   );
   const operations = new Map<string, Operation>();
@@ -133,7 +142,9 @@ function fromRoutes(routes: Routes): Map<string, Operation> {
     const endpoint =
       typeof handler === "object" ? (handler as unknown as Endpoint<ParamsDeclaration>) : undefined;
     const errors = new Map<string, string>();
-    for (const errorName of [...PARAM_ERRORS, ...shared, ...Object.keys(endpoint?.errors ?? {})]) {
+    const body = endpoint?.params?.form !== undefined || endpoint?.params?.json !== undefined;
+    const own = [...(body ? ["PayloadTooLarge"] : []), ...Object.keys(endpoint?.errors ?? {})];
+    for (const errorName of [...PARAM_ERRORS, ...shared, ...own]) {
       errors.set(toWords(errorName), errorName);
     }
     operations.set(name, {

@@ -12,6 +12,7 @@
 export type { InputEntries, InputOf, MayLeaveOut, OptionalSchema } from "../schema/entries.ts";
 export { type ClientOptions, createClient, type RoutesShape } from "./client.ts";
 export type {
+  BodyErrors,
   CallInput,
   CallResult,
   CallSourceInput,
@@ -22,6 +23,7 @@ export type {
   DataOf,
   DeclaredErrors,
   ErrorsOf,
+  ErrorsOfMiddleware,
   IsRequired,
   MiddlewareErrors,
   ParamErrorName,

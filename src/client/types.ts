@@ -81,20 +81,23 @@ export type ParamErrorName = {
   json: "JSONBodyError";
 };
 
-/** The errors the routes' middleware declares (`csrf()`, `bodyLimit()`, …). */
-export type MiddlewareErrors<TUse> = TUse extends readonly (infer TMiddleware)[]
-  ? TMiddleware extends { readonly errors: infer TErrors }
-    ? {
-        [K in keyof TErrors & string]: ClientError<
-          K,
-          TErrors[K] extends ErrorClass<infer TEntries>
-            ? TEntries extends undefined
-              ? null
-              : PayloadOf<TEntries>
-            : unknown
-        >;
-      }[keyof TErrors & string]
-    : never
+/** The errors the routes' middleware declares (`csrf()`, `bodyLimit()`, …): a list, or a union of lists. */
+export type MiddlewareErrors<TUse> = TUse extends readonly unknown[]
+  ? ErrorsOfMiddleware<TUse[number]>
+  : never;
+
+/** The errors one middleware declares (each member of a union of middleware on its own). */
+export type ErrorsOfMiddleware<TMiddleware> = TMiddleware extends { readonly errors: infer TErrors }
+  ? {
+      [K in keyof TErrors & string]: ClientError<
+        K,
+        TErrors[K] extends ErrorClass<infer TEntries>
+          ? TEntries extends undefined
+            ? null
+            : PayloadOf<TEntries>
+          : unknown
+      >;
+    }[keyof TErrors & string]
   : never;
 
 /** The data of a success: the declared view's JSON shape (`unknown` without a declared schema). */
@@ -133,17 +136,31 @@ export type ClientMethod<THandler, TUse> =
           ) => Promise<ClientResult<DataOf<TViews>, ErrorsOf<TParams, TErrors, TUse>>>
     : (input?: { headers?: HeadersInit }) => Promise<ClientResult<unknown, UndeclaredError>>;
 
-/** Every error a call may give back: declared, parameter, middleware, and undeclared. */
+/** The 413 of the app's body limits, on a route that reads a body. */
+export type BodyErrors<TParams> = [TParams] extends [never]
+  ? never
+  : [keyof TParams & ("form" | "json")] extends [never]
+    ? never
+    : ClientError<"PayloadTooLarge", null>;
+
+/** Every error a call may give back: declared, parameter, body limit, middleware, and undeclared. */
 export type ErrorsOf<TParams, TErrors, TUse> =
   | DeclaredErrors<TErrors>
   | ParamErrors<TParams>
+  | BodyErrors<TParams>
   | MiddlewareErrors<TUse>
   | UndeclaredError;
 
-/** The client of a routes object: one method per named route (a flat mapped type, one step per route). */
-export type Client<TRoutes> = TRoutes extends {
+/**
+ * The client of a routes object: one method per named route (a flat mapped type, one step per route).
+ * `TAround` is the middleware the app wraps the routes in beyond the routes object's own (`app.use`, a
+ * namespace's `use`): their declared errors join every method's union.
+ */
+export type Client<TRoutes, TAround extends readonly unknown[] = readonly []> = TRoutes extends {
   readonly entries: infer TEntries extends Record<string, RouteEntry>;
   readonly middleware: infer TUse;
 }
-  ? { readonly [K in keyof TEntries]: ClientMethod<TEntries[K][2], TUse> }
+  ? {
+      readonly [K in keyof TEntries]: ClientMethod<TEntries[K][2], TUse | TAround>;
+    }
   : never;

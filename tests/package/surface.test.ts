@@ -244,6 +244,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   "./client": {
     values: ["createClient"],
     types: [
+      "BodyErrors",
       "CallInput",
       "CallSourceInput",
       "CallResult",
@@ -255,6 +256,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "DataOf",
       "DeclaredErrors",
       "ErrorsOf",
+      "ErrorsOfMiddleware",
       "InputEntries",
       "InputOf",
       "IsRequired",

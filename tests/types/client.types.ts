@@ -224,3 +224,27 @@ async function headerCalls(): Promise<void> {
   await headed.whoami({ headers: { "X-Api-Key": "k" }, cookies: { theme: "blue" } });
 }
 void headerCalls;
+
+// Middleware around the routes object: its errors join the union when its type is given.
+const Locked423 = defineError("Locked", 423, { payload: { until: v.string() } });
+const aroundRoutes = [
+  csrf(),
+  { errors: { Locked: Locked423 } } as unknown as ReturnType<typeof csrf> & {
+    errors: { Locked: typeof Locked423 };
+  },
+] as const;
+async function aroundCalls(): Promise<void> {
+  const wrapped = createClient<typeof api, typeof aroundRoutes>({ baseUrl: "http://localhost:3000/api" });
+  const user = await wrapped.getUser({ path: { id: 1 } });
+  if (!user.ok) {
+    type _has = Expect<Equal<Extract<typeof user.error.name, "Locked">, "Locked">>;
+    if (user.error.name === "Locked") {
+      type _payload = Expect<Equal<typeof user.error.payload, { until: string }>>;
+    }
+  }
+  const plain = await client.getUser({ path: { id: 1 } });
+  if (!plain.ok) {
+    type _not = Expect<Equal<Extract<typeof plain.error.name, "Locked">, never>>;
+  }
+}
+void aroundCalls;
