@@ -65,6 +65,7 @@ export const UserNotFound = defineError("UserNotFound", 404, {
 });
 
 export const ListUsers = defineEndpoint({
+  doc: { description: "Users by id, a page at a time, filtered by name or joining date.", tags: ["users"] },
   params: {
     query: {
       offset: v.optional(t.int32(), 0),
@@ -86,6 +87,7 @@ export const ListUsers = defineEndpoint({
 });
 
 export const GetUser = defineEndpoint({
+  doc: { description: "One user.", tags: ["users"] },
   params: { path: { id: t.int32() } },
   errors: { UserNotFound },
   view: UserView,
@@ -97,6 +99,11 @@ export const GetUser = defineEndpoint({
 });
 
 export const CreateUser = defineEndpoint({
+  doc: {
+    description: "Registers a user; an email address is registered once.",
+    tags: ["users"],
+    headers: { Location: "The new user's address" },
+  },
   params: {
     json: t.body(
       { user: { name: v.pipe(v.string(), v.trim(), v.minLength(1)), email: v.pipe(v.string(), v.email()) } },
@@ -123,6 +130,11 @@ export const CreateUser = defineEndpoint({
 });
 
 export const CreatePost = defineEndpoint({
+  doc: {
+    description: "Adds a post by a user, from an HTML form or JSON.",
+    tags: ["posts"],
+    headers: { Location: "The new post's address" },
+  },
   params: {
     path: { id: t.int32() },
     // An HTML form posts `post[title]=…&post[body]=…`; a script may send the same as JSON.
@@ -145,6 +157,7 @@ export const CreatePost = defineEndpoint({
 });
 
 export const GetPost = defineEndpoint({
+  doc: { description: "One post.", tags: ["posts"] },
   params: { path: { id: t.int32() } },
   errors: { PostNotFound: 404 },
   view: PostView,
@@ -173,8 +186,18 @@ app.mount("/api", api);
 
 /** The OpenAPI 3.1 document, generated once from the declarations above. */
 export const document = openapi(app, {
-  info: { title: "Portico example API", version: "1.0.0" },
+  info: {
+    title: "Portico example API",
+    version: "1.0.0",
+    description: "Users and their posts: the example app of Portico's README.",
+    contact: { name: "The Portico maintainers" },
+    license: { name: "MIT", identifier: "MIT" },
+  },
   servers: [{ url: "/" }],
+  tags: [
+    { name: "users", description: "Who writes" },
+    { name: "posts", description: "What they write" },
+  ],
 });
 app.get("/openapi.json", () => Response.json(document));
 app.get("/docs", docsPage({ specUrl: "/openapi.json", title: "Portico example API" }));

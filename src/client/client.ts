@@ -173,6 +173,7 @@ type DocumentOperation = {
 };
 type DocumentSchema = {
   $ref?: string;
+  anyOf?: DocumentSchema[];
   oneOf?: DocumentSchema[];
   title?: string;
   properties?: { error?: DocumentSchema; name?: { const?: unknown } };
@@ -197,7 +198,7 @@ function fromDocument(document: { readonly paths: object }, basePath: string): M
       for (const reference of Object.values(operation.responses ?? {})) {
         const response = resolve(document, reference);
         const schema = resolve(document, response?.content?.["application/json"]?.schema);
-        for (const one of schema?.oneOf ?? (schema ? [schema] : [])) {
+        for (const one of schema?.anyOf ?? schema?.oneOf ?? (schema ? [schema] : [])) {
           const option = resolve(document, one);
           const words = option?.properties?.error?.properties?.name?.const;
           if (typeof words === "string" && typeof option?.title === "string") errors.set(words, option.title);

@@ -24,6 +24,15 @@ export interface OpenApiOptions {
   /** Where the API is served (`[{ url: "https://api.example/v1" }]`). */
   readonly servers?: readonly { readonly url: string; readonly description?: string }[];
   /**
+   * The tags' descriptions, in the order viewers show them (`[{ name: "users", description: "…" }]`);
+   * tags routes use without being listed here follow, by name only.
+   */
+  readonly tags?: readonly {
+    readonly name: string;
+    readonly description?: string;
+    readonly externalDocs?: { readonly url: string; readonly description?: string };
+  }[];
+  /**
    * Told of each route the document cannot hold as it stands (one whose path and method another route
    * already documents). Default: `console.warn`.
    */
@@ -115,10 +124,20 @@ export function openapi(
     openapi: "3.1.0",
     info: { ...options.info },
     ...(options.servers ? { servers: options.servers.map((server) => ({ ...server })) } : {}),
-    ...(tags.size > 0 ? { tags: [...tags].map((name) => ({ name })) } : {}),
+    ...tagsOf(options.tags ?? [], tags),
     paths,
     ...(parts === undefined ? {} : { components: parts }),
   };
+}
+
+// The document's tags: those described first, as given, then the others routes use.
+function tagsOf(described: NonNullable<OpenApiOptions["tags"]>, used: Set<string>): { tags?: object[] } {
+  const listed = new Set(described.map((tag) => tag.name));
+  const tags = [
+    ...described.map((tag) => ({ ...tag })),
+    ...[...used].filter((name) => !listed.has(name)).map((name) => ({ name })),
+  ];
+  return tags.length > 0 ? { tags } : {};
 }
 
 // What a route's middleware declares for its method: errors, headers, other answers, credentials.

@@ -42,6 +42,10 @@ async function outcome(
     valid,
     `${method} ${path} ${response.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`,
   );
+  // Every header documented for this answer is sent (the request id, a 201's Location, …).
+  for (const header of Object.keys(documented.headers ?? {})) {
+    assert.ok(response.headers.has(header), `${method} ${path} ${response.status} sends ${header}`);
+  }
   seen.add(`${method} ${template} ${response.status}${body.error ? ` ${body.error.name}` : ""}`);
   if (response.status >= 400) {
     // Asked for text, or for nothing in particular, an error comes in a documented media type too.
@@ -106,10 +110,10 @@ describe("examples/api: the OpenAPI 3.1 document", () => {
       "application/json",
     ]);
     assert.equal(post.requestBody.required, false);
-    // Several errors on one code: oneOf, each name a const.
+    // Several errors on one code: anyOf, each name a const.
     const badRequest = post.responses["400"].content["application/json"].schema;
     assert.deepEqual(
-      badRequest.oneOf.map((s: Json) => s.properties.error.properties.name.const),
+      badRequest.anyOf.map((s: Json) => s.properties.error.properties.name.const),
       ["Path Params Error", "Form Body Error", "JSON Body Error"],
     );
     assert.deepEqual(Object.keys(paths["/api/posts/{id}"]!.get!.responses["200"].content), [
