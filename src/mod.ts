@@ -162,6 +162,7 @@ export {
   type ViewRenderers,
 } from "./view/define-view.ts";
 export type { BunWebSocket, BunWebSocketHandlers } from "./ws/bun-handlers.ts";
+export type { ChannelMessages, InMessage, InvalidMessage, OutMessage } from "./ws/channel-messages.ts";
 export {
   type Channel,
   type ChannelDefinition,

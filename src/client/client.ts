@@ -1,9 +1,11 @@
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import type { RouteEntry, Routes } from "../router/define-routes.ts";
-import { type ErrorEnvelope, MULTI_SEGMENT, PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
+import { type ErrorEnvelope, toWords } from "../wire/contract.ts";
 import { parsePattern } from "../wire/path-pattern.ts";
 import { callHeaders, cookieHeader, encodeForm, encodeValue, jsonBigint } from "./encode.ts";
+import { fromDocument, loadDocument, type Operation, PARAM_ERRORS } from "./from-document.ts";
+import { connect, type WebSocketConstructor } from "./socket.ts";
 import type { Client } from "./types.ts";
 
 // What came back, read field by field: it may not be Portico's envelope at all.
@@ -42,17 +44,12 @@ export interface ClientOptions<TRoutes, TAround extends readonly unknown[] = rea
    * around>`) so that the error union lists them.
    */
   readonly use?: TAround;
+  /**
+   * The WebSocket constructor channels connect with (default the global one; on Node 20, `ws`'s, which
+   * also sends the headers given to `connect`).
+   */
+  readonly WebSocket?: WebSocketConstructor;
 }
-
-// How to call one named route: its method, its path from the values given, and the declared error
-// names by the words the error envelope shows.
-interface Operation {
-  readonly method: string;
-  readonly path: (values: Record<string, unknown>) => string;
-  readonly errors: ReadonlyMap<string, string>;
-}
-
-const PARAM_ERRORS = Object.values(PARAM_ERROR_NAMES);
 
 /**
  * A typed client for a routes object: one method per named route, inputs typed from the endpoint's
@@ -126,9 +123,25 @@ export function createClient<
     return { ok: false, status: response.status, error };
   };
   // A proxy, so that the methods exist before the document is read; a flat object to TypeScript.
+  const open = (name: string, input: Record<string, unknown> = {}) =>
+    connect(
+      operation(name).then((found) => {
+        if (found.socket === undefined) throw new TypeError(`The route named "${name}" is not a channel`);
+        const url = under(base, found.path((input.path ?? {}) as Record<string, unknown>));
+        return { url, route: found.socket };
+      }),
+      input,
+      options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket,
+    );
+  // A proxy, so that the methods exist before the document is read; a flat object to TypeScript. A
+  // route's method calls it; a channel's `connect` opens it.
   return new Proxy(Object.freeze({}), {
     get: (_, name) =>
-      typeof name === "string" ? (input?: Record<string, unknown>) => call(name, input) : undefined,
+      typeof name === "string"
+        ? Object.assign((input?: Record<string, unknown>) => call(name, input), {
+            connect: (input?: Record<string, unknown>) => open(name, input),
+          })
+        : undefined,
   }) as Client<TRoutes, TAround>;
 }
 
@@ -147,108 +160,24 @@ function fromRoutes(routes: Routes, around: readonly unknown[]): Map<string, Ope
     for (const errorName of [...PARAM_ERRORS, ...shared, ...own]) {
       errors.set(toWords(errorName), errorName);
     }
+    const channel =
+      method.toUpperCase() === "WS" ? (handler as { messages?: { in?: unknown; out?: unknown } }) : undefined;
     operations.set(name, {
       method: method.toUpperCase(),
       path: (values) => fillPath(pattern, values),
       errors,
+      ...(channel === undefined
+        ? {}
+        : {
+            socket: {
+              sendsJson: channel.messages?.in !== undefined,
+              receivesJson: channel.messages?.out !== undefined,
+              errors: Object.keys(endpoint?.errors ?? {}),
+            },
+          }),
     });
   }
   return operations;
-}
-
-async function loadDocument(
-  spec: string | URL | { readonly paths: object },
-  send: (request: Request) => Response | Promise<Response>,
-): Promise<{ readonly paths: object }> {
-  if (typeof spec === "object" && !(spec instanceof URL)) return spec;
-  const response = await send(new Request(spec, { headers: { accept: "application/json" } }));
-  if (!response.ok) throw new Error(`The OpenAPI document at ${spec} answered ${response.status}`);
-  return (await response.json()) as { readonly paths: object };
-}
-
-type DocumentOperation = {
-  operationId?: string;
-  parameters?: { name?: string; in?: string; [MULTI_SEGMENT]?: boolean }[];
-  responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: DocumentSchema }> }>;
-};
-type DocumentSchema = {
-  $ref?: string;
-  anyOf?: DocumentSchema[];
-  oneOf?: DocumentSchema[];
-  title?: string;
-  properties?: { error?: DocumentSchema; name?: { const?: unknown } };
-};
-
-// The named operations under the base path of an OpenAPI document made by `openapi()`: an optional
-// path group gives several templates for one route (`name`, `name__2`, …); the one whose parameters
-// are all given is used.
-function fromDocument(document: { readonly paths: object }, basePath: string): Map<string, Operation> {
-  const variants = new Map<
-    string,
-    { method: string; template: string; errors: Map<string, string>; multi: Set<string> }[]
-  >();
-  for (const [template, item] of Object.entries(
-    document.paths as Record<string, Record<string, DocumentOperation>>,
-  )) {
-    if (!template.startsWith(`${basePath}/`) && template !== basePath) continue;
-    for (const [method, operation] of Object.entries(item)) {
-      if (typeof operation?.operationId !== "string") continue;
-      const name = operation.operationId.replace(/__\d+$/, "");
-      const errors = new Map<string, string>();
-      for (const reference of Object.values(operation.responses ?? {})) {
-        const response = resolve(document, reference);
-        const schema = resolve(document, response?.content?.["application/json"]?.schema);
-        for (const one of schema?.anyOf ?? schema?.oneOf ?? (schema ? [schema] : [])) {
-          const option = resolve(document, one);
-          const words = option?.properties?.error?.properties?.name?.const;
-          if (typeof words === "string" && typeof option?.title === "string") errors.set(words, option.title);
-        }
-      }
-      const list = variants.get(name) ?? [];
-      const multi = new Set(
-        (operation.parameters ?? [])
-          .filter((parameter) => parameter.in === "path" && parameter[MULTI_SEGMENT] === true)
-          .map((parameter) => String(parameter.name)),
-      );
-      list.push({
-        method: method.toUpperCase(),
-        template: template.slice(basePath.length) || "/",
-        errors,
-        multi,
-      });
-      variants.set(name, list);
-    }
-  }
-  const operations = new Map<string, Operation>();
-  for (const [name, list] of variants) {
-    operations.set(name, {
-      method: list[0]!.method,
-      errors: list[0]!.errors,
-      path: (values) => {
-        const names = (template: string) => [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
-        const usable = list.filter(({ template }) =>
-          names(template).every((key) => values[key] !== undefined),
-        );
-        const chosen = usable.sort((a, b) => names(b.template).length - names(a.template).length)[0];
-        if (chosen === undefined) throw new TypeError(`Missing path values for ${name}`);
-        return chosen.template.replace(/\{([^}]+)\}/g, (_, key: string) =>
-          encodeValue(values[key], chosen.multi.has(key)),
-        );
-      },
-    });
-  }
-  return operations;
-}
-
-// A schema or response, or the component its `$ref` names (`#/components/<kind>/<name>`, as `openapi()`
-// writes them).
-function resolve<T extends { $ref?: string }>(document: object, node: T | undefined): T | undefined {
-  const ref = node?.$ref;
-  const match = ref === undefined ? null : /^#\/components\/(\w+)\/([^/]+)$/.exec(ref);
-  if (match === null) return node;
-  const kind = (document as { components?: Record<string, Record<string, T>> }).components?.[match[1]!];
-  const name = decodeURIComponent(match[2]!);
-  return kind !== undefined && Object.hasOwn(kind, name) ? kind[name] : undefined;
 }
 
 // The route's pattern with the path values in place (percent-encoded); an optional group without a

@@ -11,15 +11,21 @@
 
 export type { InputEntries, InputOf, MayLeaveOut, OptionalSchema } from "../schema/entries.ts";
 export { type ClientOptions, createClient, type RoutesShape } from "./client.ts";
+export type { WebSocketConstructor } from "./socket.ts";
 export type {
   BodyErrors,
   CallInput,
   CallResult,
   CallSourceInput,
+  ChannelClose,
+  ChannelCloseError,
+  ChannelConnection,
+  ChannelMethod,
   Client,
   ClientError,
   ClientMethod,
   ClientResult,
+  ConnectInput,
   DataOf,
   DeclaredErrors,
   ErrorsOf,
@@ -28,6 +34,7 @@ export type {
   MiddlewareErrors,
   ParamErrorName,
   ParamErrors,
+  Raw,
   SourceInput,
   UndeclaredError,
 } from "./types.ts";

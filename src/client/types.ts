@@ -6,6 +6,7 @@ import type { BodySpec } from "../params/t.ts";
 import type { RouteEntry } from "../router/define-routes.ts";
 import type { InputOf } from "../schema/entries.ts";
 import type { View } from "../view/define-view.ts";
+import type { Channel } from "../ws/define-channel.ts";
 
 /** What a caller sends for one source (a `t.body` spec's declaration, or the entries). */
 export type SourceInput<TSource> =
@@ -152,7 +153,8 @@ export type ErrorsOf<TParams, TErrors, TUse> =
   | UndeclaredError;
 
 /**
- * The client of a routes object: one method per named route (a flat mapped type, one step per route).
+ * The client of a routes object: one method per named route (a flat mapped type, one step per route);
+ * a channel routed as `["WS", path, Channel]` gives `connect`.
  * `TAround` is the middleware the app wraps the routes in beyond the routes object's own (`app.use`, a
  * namespace's `use`): their declared errors join every method's union.
  */
@@ -161,6 +163,65 @@ export type Client<TRoutes, TAround extends readonly unknown[] = readonly []> = 
   readonly middleware: infer TUse;
 }
   ? {
-      readonly [K in keyof TEntries]: ClientMethod<TEntries[K][2], TUse | TAround>;
+      readonly [K in keyof TEntries]: TEntries[K][0] extends "WS"
+        ? ChannelMethod<TEntries[K][2]>
+        : ClientMethod<TEntries[K][2], TUse | TAround>;
     }
   : never;
+
+/** What `connect` takes: the channel's path and query values, and headers where the WebSocket allows them. */
+export type ConnectInput<TParams> = {
+  -readonly [K in keyof TParams & ("path" | "query")]?: SourceInput<TParams[K]>;
+} & {
+  /**
+   * Headers of the upgrade request (declared `headers` params and others): sent by a `WebSocket`
+   * constructor that takes them (`ws` on Node); a browser's cannot.
+   */
+  headers?: Record<string, string>;
+};
+
+/** Why a channel closed, when a declaration says: a declared error, a parameter error, a refused message. */
+export type ChannelCloseError<TErrors> =
+  | { [K in keyof TErrors & string]: { readonly name: K; readonly message: null } }[keyof TErrors & string]
+  | { readonly name: "ParamsError" | "InvalidMessage"; readonly message: string };
+
+/** A channel's close, as the client gives it. */
+export interface ChannelClose<TErrors> {
+  /** The close code (1000, 1001, 1006 when the connection dropped, 1007, 1008, 1009, 1011, 4000, or a declared one). */
+  readonly code: number;
+  /** The close reason. */
+  readonly reason: string;
+  /** The declared error (by name), parameter error or refused message the close stands for. */
+  readonly error: ChannelCloseError<TErrors> | undefined;
+}
+
+/** An open (or opening) channel connection. */
+export interface ChannelConnection<TSend, TReceive, TErrors> {
+  /** Settles once the socket is open; rejects with the close when it closes first. */
+  readonly opened: Promise<void>;
+  /** Settles once the socket is closed. */
+  readonly closed: Promise<ChannelClose<TErrors>>;
+  /** Sends a message (as JSON when the channel declares its messages). */
+  send(message: TSend): void;
+  /** Calls `listener` with each message (parsed when the channel declares its messages); returns a remover. */
+  onMessage(listener: (message: TReceive) => void): () => void;
+  /** Closes the connection (default 1000). */
+  close(code?: number, reason?: string): void;
+}
+
+/** Raw websocket data, sent when a channel declares no `in` messages. */
+export type Raw = string | ArrayBuffer | Uint8Array;
+
+/** The client side of a channel: `connect` and its typed connection. */
+export type ChannelMethod<THandler> =
+  THandler extends Channel<infer TParams extends ParamsDeclaration, infer TErrors, infer TMessages>
+    ? {
+        connect(
+          input?: ConnectInput<TParams>,
+        ): ChannelConnection<
+          TMessages extends { readonly in: infer TIn } ? InputOf<TIn> : Raw,
+          TMessages extends { readonly out: infer TOut } ? InputOf<TOut> : string | ArrayBuffer,
+          TErrors
+        >;
+      }
+    : never;

@@ -82,13 +82,15 @@ export interface Socket {
 }
 
 /**
- * Whether an app may close a websocket with `code`: 1000 (normal), 1001 (going away), 1008 (policy),
+ * Whether an app may close a websocket with `code`: 1000 (normal), 1001 (going away), 1007 (a message
+ * it cannot accept), 1008 (policy),
  * 1009 (too big), 1011 (error), or 3000–4999 (the app's own). The others belong to the protocol.
  */
 export function isSendableCloseCode(code: unknown): code is number {
   return (
     code === 1000 ||
     code === 1001 ||
+    code === 1007 ||
     code === 1008 ||
     code === 1009 ||
     code === 1011 ||

@@ -1,6 +1,6 @@
 /**
- * The OpenAPI 3.1 document of an app, from its declarations (params, views, errors), and an optional
- * reference page. Needs `@valibot/to-json-schema` (an optional peer dependency: install it with this
+ * The OpenAPI 3.1 document of an app, from its declarations (params, views, errors), the AsyncAPI 3.0
+ * document of its websocket routes, and an optional reference page. Needs `@valibot/to-json-schema` (an optional peer dependency: install it with this
  * entry).
  *
  * @example
@@ -12,6 +12,7 @@
  * @module
  */
 
+export { type AsyncApiDocument, type AsyncApiOptions, asyncapi } from "./asyncapi.ts";
 export { type DocsPageOptions, docsPage, SCALAR_VERSION } from "./docs-page.ts";
 export type { Schema } from "./json-schema.ts";
 export { type OpenApiDocument, type OpenApiOptions, openapi } from "./openapi.ts";

@@ -16,6 +16,7 @@ import { Components } from "./components.ts";
 import { type Declared, declaredErrors } from "./error-responses.ts";
 import { operationOf } from "./operation.ts";
 import { renamed, templates } from "./path-templates.ts";
+import { describeWebsocket, WEBSOCKET_EXTENSION } from "./websockets.ts";
 
 /** Options of {@link openapi}. */
 export interface OpenApiOptions {
@@ -59,7 +60,9 @@ export type OpenApiDocument = Record<string, unknown> & {
  * schemes, headers and answers (`etag()`'s 304); what routes, namespaces and endpoints say with `doc`
  * adds words, tags, `deprecated`, other answers, or hides them. Every answer documents the request id
  * header. Built once, from the routes registered so far; no registry and no TypeScript compiler at run
- * time. Websocket and `all()` routes are left out (OpenAPI cannot describe them).
+ * time. A websocket route is described under its path's `x-portico-websocket` (its upgrade's
+ * parameters, close codes and messages; `asyncapi()` makes a document of them); `all()` routes are left
+ * out (OpenAPI cannot describe them).
  *
  * @example
  * const doc = openapi(app, { info: { title: "Users", version: "1.0.0" } });
@@ -76,7 +79,16 @@ export function openapi(
   // Templates by shape (`/same/{}`): OpenAPI holds one path per shape, whatever its parameters' names.
   const byShape = new Map<string, string>();
   for (const route of app.routes()) {
-    if (route.websocket || route.method === "ALL") continue;
+    if (route.method === "ALL") continue;
+    if (route.websocket) {
+      const doc = mergeDocs([route.doc, (route.handler as { doc?: RouteDoc }).doc]);
+      if (doc.hidden) continue;
+      const socket = describeWebsocket(route);
+      const { template: _template, ...description } = socket;
+      paths[socket.template] ??= {};
+      paths[socket.template]![WEBSOCKET_EXTENSION] = { ...describe(route.name, doc, 0), ...description };
+      continue;
+    }
     const endpoint = isRunnable(route.handler)
       ? (route.handler as unknown as Endpoint<ParamsDeclaration>)
       : undefined;

@@ -56,21 +56,7 @@ export function operationOf(input: OperationInput): Operation {
   const { endpoint, components } = input;
   const operation: Operation = {};
   const params = endpoint?.params ?? {};
-  const parameters = [...pathParameters(input.pathNames, params.path)];
-  for (const [source, place] of PLACES) {
-    if (params[source] === undefined) continue;
-    const parts = objectParts(params[source] as SourceDeclaration);
-    for (const [name, schema] of Object.entries(parts.properties)) {
-      const parameter: Record<string, unknown> = {
-        name,
-        in: place,
-        required: parts.required.has(name),
-        schema,
-      };
-      if (isObject(schema)) Object.assign(parameter, { style: "deepObject", explode: true });
-      parameters.push(parameter);
-    }
-  }
+  const parameters = parametersOf(input.pathNames, params);
   if (parameters.length > 0) operation.parameters = parameters;
   const body = requestBody(params);
   if (body !== undefined) operation.requestBody = body;
@@ -125,6 +111,29 @@ const REQUEST_ID: HeaderDoc = {
   description: "The request's id (given by the client, or made)",
   required: true,
 };
+
+/** OpenAPI's `parameters` of a route: its path's (as the template names them), query, headers, cookies. */
+export function parametersOf(
+  pathNames: Map<string, Schema>,
+  params: ParamsDeclaration,
+): Record<string, unknown>[] {
+  const parameters = pathParameters(pathNames, params.path);
+  for (const [source, place] of PLACES) {
+    if (params[source] === undefined) continue;
+    const parts = objectParts(params[source] as SourceDeclaration);
+    for (const [name, schema] of Object.entries(parts.properties)) {
+      const parameter: Record<string, unknown> = {
+        name,
+        in: place,
+        required: parts.required.has(name),
+        schema,
+      };
+      if (isObject(schema)) Object.assign(parameter, { style: "deepObject", explode: true });
+      parameters.push(parameter);
+    }
+  }
+  return parameters;
+}
 
 function pathParameters(pathNames: Map<string, Schema>, path: unknown): Record<string, unknown>[] {
   const declaredPath = path === undefined ? undefined : objectParts(path as SourceDeclaration);

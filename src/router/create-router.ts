@@ -140,11 +140,11 @@ export class Router<TEnv = RegisteredEnv> {
    * @example
    * app.ws("/echo", (socket) => socket.onMessage((m) => socket.send(m)));
    */
-  ws(path: string, handler: WsHandler<TEnv>): this {
+  ws(path: string, handler: WsHandler<TEnv>, options?: RouteOptions): this {
     if (typeof handler !== "function" && !isConnectable(handler)) {
       throw new TypeError(`Websocket handler for ${path} must be a function or a channel`);
     }
-    this.#add(WS_METHOD, path, handler);
+    this.#add(WS_METHOD, path, handler, options);
     return this;
   }
 

@@ -1,10 +1,16 @@
-import type { Handler, Middleware } from "../context/handler.ts";
+import {
+  type Connectable,
+  type Handler,
+  isConnectable,
+  type Middleware,
+  type WsHandler,
+} from "../context/handler.ts";
 import type { RouteDoc } from "../context/route-doc.ts";
 import { createRouter, type Method, type Router } from "./create-router.ts";
 
-/** One named route: `[method, path, handler]`. */
+/** One named route: `[method, path, handler]`, or `["WS", path, Channel]`. */
 // biome-ignore lint/suspicious/noExplicitAny: any handler, whatever its environment type.
-export type RouteEntry = readonly [method: Method, path: string, handler: Handler<any>];
+export type RouteEntry = readonly [method: Method, path: string, handler: Handler<any> | Connectable];
 
 /** Options of {@link defineRoutes}. */
 export interface RoutesOptions<TUse extends readonly Middleware<never>[]> {
@@ -48,7 +54,12 @@ export function defineRoutes<
       throw new TypeError(`defineRoutes: route "${name}" must be [method, path, handler]`);
     }
     const [method, path, handler] = entry;
-    router.route(method, path, handler as Handler<never>, { name });
+    // `["WS", path, Channel]` routes a channel, named like the others (the typed client connects to it).
+    if (isConnectable(handler)) {
+      if (method !== "WS")
+        throw new TypeError(`defineRoutes: route "${name}" is a channel: route it as "WS"`);
+      router.ws(path, handler as WsHandler<never>, { name });
+    } else router.route(method, path, handler as Handler<never>, { name });
   }
   return Object.assign(router, { entries: Object.freeze({ ...entries }), middleware });
 }

@@ -57,3 +57,9 @@ export function toWords(name: string): string {
  * An OpenAPI specification extension, written by the document and read by the client.
  */
 export const MULTI_SEGMENT = "x-portico-multi-segment";
+
+/**
+ * Where a path item of the OpenAPI document describes a websocket route (its operationId, upgrade
+ * parameters, close codes and messages): written by the document, read by the client.
+ */
+export const WEBSOCKET_EXTENSION = "x-portico-websocket";

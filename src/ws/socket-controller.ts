@@ -197,7 +197,7 @@ function truncateReason(reason: string): string {
   return out;
 }
 
-/** Throws unless an app may close a websocket with `code` (1000, 1001, 1008, 1009, 1011, 3000–4999). */
+/** Throws unless an app may close a websocket with `code` (1000, 1001, 1007, 1008, 1009, 1011, 3000–4999). */
 export function checkCloseCode(code: number): void {
   // Other codes are reserved for the protocol: an app closing with one is a bug.
   if (!isSendableCloseCode(code)) {

@@ -58,11 +58,13 @@ export function wsSession(
     timeout?: number;
     /** Called with each message as it arrives (to wait for one without a fixed sleep). */
     onMessage?: (message: string | number[]) => void;
+    /** Headers of the upgrade request. */
+    headers?: Record<string, string>;
   } = {},
 ): Promise<WsOutcome> {
   const messages: (string | number[])[] = [];
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(origin.replace(/^http/, "ws") + path);
+    const ws = new WebSocket(origin.replace(/^http/, "ws") + path, { headers: options.headers ?? {} });
     const timer = setTimeout(() => {
       ws.terminate();
       reject(new Error(`websocket ${path} timed out; got ${JSON.stringify(messages)}`));

@@ -2,6 +2,7 @@ import type { Topic } from "./suite.ts";
 import { api } from "./topics/api.ts";
 import { batteries } from "./topics/batteries.ts";
 import { blocks } from "./topics/blocks.ts";
+import { channels } from "./topics/channels.ts";
 import { edges } from "./topics/edges.ts";
 import { errors } from "./topics/errors.ts";
 import { hostile } from "./topics/hostile.ts";
@@ -29,6 +30,7 @@ export const TOPICS: readonly Topic[] = [
   namespaces,
   api,
   websockets,
+  channels,
   edges,
   hostile,
   batteries,

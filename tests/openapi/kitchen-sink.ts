@@ -5,7 +5,16 @@
 // names, hidden and deprecated routes, tags with descriptions.
 import * as v from "valibot";
 import { csrf, declaring, etag } from "../../src/middleware/mod.ts";
-import { createApp, defineEndpoint, defineError, defineRoutes, defineView, html, t } from "../../src/mod.ts";
+import {
+  createApp,
+  defineChannel,
+  defineEndpoint,
+  defineError,
+  defineRoutes,
+  defineView,
+  html,
+  t,
+} from "../../src/mod.ts";
 import { openapi } from "../../src/openapi/mod.ts";
 
 const Unauthorized = defineError("Unauthorized", 401, { message: "Sign in first" });
@@ -98,6 +107,16 @@ export const routes = defineRoutes(
     getItem: ["GET", "/items/:id", GetItem],
     addItem: ["POST", "/items", Upload],
     replaceItem: ["PUT", "/items/:key", Replace],
+    watchItem: [
+      "WS",
+      "/items/:id/watch",
+      defineChannel({
+        doc: { description: "Follows an item's price." },
+        params: { path: { id: t.int32() } },
+        errors: { Gone: 4410 },
+        messages: { in: { stop: v.boolean() }, out: { price: t.float() } },
+      }),
+    ],
   },
   { use: [csrf(), etag()], doc: { tags: ["shop"] } },
 );

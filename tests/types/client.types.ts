@@ -4,7 +4,7 @@ import * as v from "valibot";
 import type { api } from "../../examples/api/app.ts";
 import { createClient } from "../../src/client/mod.ts";
 import { csrf } from "../../src/middleware/mod.ts";
-import { defineEndpoint, defineError, defineRoutes, defineView, t } from "../../src/mod.ts";
+import { defineChannel, defineEndpoint, defineError, defineRoutes, defineView, t } from "../../src/mod.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -248,3 +248,36 @@ async function aroundCalls(): Promise<void> {
   }
 }
 void aroundCalls;
+
+// A channel routed as "WS": `connect`, typed messages both ways, closes naming the declared errors.
+const RoomChannel = defineChannel({
+  params: { path: { room: v.string() }, query: { limit: v.optional(t.int32()) } },
+  errors: { RoomFull: 4090 },
+  messages: { in: { text: v.string() }, out: { from: v.string(), at: v.number() } },
+});
+const socketRoutes = defineRoutes({
+  room: ["WS", "/rooms/:room", RoomChannel],
+  ping: ["POST", "/ping", Ping],
+});
+const sockets = createClient<typeof socketRoutes>({ baseUrl: "http://x" });
+async function socketCalls(): Promise<void> {
+  const room = sockets.room.connect({ path: { room: "a" }, query: { limit: 2 } });
+  room.send({ text: "hi" });
+  // @ts-expect-error a message the channel does not take
+  room.send({ txt: "hi" });
+  room.onMessage((message) => {
+    message.from satisfies string;
+    message.at satisfies number;
+    // @ts-expect-error not in the out message
+    message.text;
+  });
+  const closed = await room.closed;
+  if (closed.error !== undefined) {
+    type _names = Expect<Equal<typeof closed.error.name, "RoomFull" | "ParamsError" | "InvalidMessage">>;
+  }
+  // @ts-expect-error an HTTP route has no connect
+  sockets.ping.connect();
+  // @ts-expect-error the path value is a string
+  sockets.room.connect({ path: { room: 1 } });
+}
+void socketCalls;

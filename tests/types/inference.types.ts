@@ -228,3 +228,28 @@ defineView({
   strict: "yes",
   json: (u: { id: number }) => u,
 });
+
+// Declared messages: `in` typed in onMessage (the output), `out` typed in send (the input).
+export const Typed = defineChannel({
+  params: { headers: { "x-user": v.string() } },
+  messages: {
+    in: v.variant("type", [
+      v.object({ type: v.literal("say"), text: v.string() }),
+      v.object({ type: v.literal("leave") }),
+    ]),
+    out: { from: v.string(), at: t.date() },
+  },
+  onMessage(ch, message) {
+    type _in = Expect<Equal<typeof message, { type: "say"; text: string } | { type: "leave" }>>;
+    type _user = Expect<Equal<(typeof ch.params.headers)["x-user"], string>>;
+    if (message.type === "say") ch.send({ from: message.text, at: "2024-01-01" });
+    // @ts-expect-error a field the out message lacks
+    ch.send({ from: "a", at: "2024-01-01", extra: 1 });
+    // @ts-expect-error raw text is not a declared message
+    ch.send("raw");
+  },
+  onInvalidMessage(ch, invalid) {
+    type _invalid = Expect<Equal<typeof invalid.message, string>>;
+    ch.close(1007, invalid.message);
+  },
+});
