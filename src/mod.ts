@@ -12,7 +12,8 @@
 
 export type { AppOptions, ErrorRenderingOptions, TrustProxyOptions } from "./app/app-options.ts";
 export type { ErrorHandler, Logger, NotFoundHandler } from "./app/app-state.ts";
-export { App, type RouteInfo } from "./app/create-app.ts";
+export { App } from "./app/create-app.ts";
+export type { RouteInfo } from "./app/route-info.ts";
 export {
   type Context,
   type CreateContextOptions,

@@ -1,14 +1,12 @@
 import type { Context, ExecutionContext, RegisteredEnv } from "../context/context.ts";
-import type { Handler, Middleware, WsHandler } from "../context/handler.ts";
 import { resolveLimits } from "../context/limits.ts";
-import { mergeDocs, type RouteDoc } from "../context/route-doc.ts";
 import type { Recovery } from "../context/socket.ts";
 import type { ControlTarget } from "../pubsub/control.ts";
 import type { PubSubStats, TopicHealth } from "../pubsub/hub.ts";
 import type { PresenceEvent, PresenceState } from "../pubsub/presence.ts";
 import { compilePattern } from "../router/compile-pattern.ts";
 import { Router } from "../router/create-router.ts";
-import { ANY_METHOD, RouteTable, WS_METHOD } from "../router/route-table.ts";
+import { RouteTable, WS_METHOD } from "../router/route-table.ts";
 import { NOT_FOUND_METHOD, newScope } from "../router/scope.ts";
 import { NO_RUNTIME, type Runtime, type RuntimeFetch, type TopicMessage } from "../runtime/runtime.ts";
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/bun-handlers.ts";
@@ -17,26 +15,9 @@ import { type AppOptions, addressLookup, errorFormatOf, topicHub } from "./app-o
 import { type AppRoute, type AppState, consoleLogger, type Logger } from "./app-state.ts";
 import { closeApp } from "./close-app.ts";
 import { dispatch } from "./dispatch.ts";
+import { type RouteInfo, routeInfo } from "./route-info.ts";
 import { routeStep } from "./route-step.ts";
 import { asterisk, unmatched } from "./unmatched.ts";
-
-/** A registered route, as `app.routes()` lists it. */
-export interface RouteInfo {
-  /** `GET`, `POST`, …; `ALL` for `all()`, `WS` for a websocket route (see `websocket`). */
-  readonly method: string;
-  /** True for a websocket route (`ws()`, a channel); an HTTP route whose method is `WS` has `false`. */
-  readonly websocket: boolean;
-  /** The full path pattern, prefixes included (`/api/users/:id`). */
-  readonly path: string;
-  /** The block, endpoint or channel. */
-  readonly handler: Handler<never> | WsHandler<never>;
-  /** The route's name, when it has one (`defineRoutes` keys, `route(…, { name })`). */
-  readonly name?: string;
-  /** The middleware that runs around it, outermost first (the app's, then each namespace's). */
-  readonly middleware: readonly Middleware<never>[];
-  /** What its namespaces and its registration say of it for the OpenAPI document (merged). */
-  readonly doc: RouteDoc;
-}
 
 // Each app's state, for `fetchOn`.
 const states = new WeakMap<object, AppState>();
@@ -123,20 +104,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       const run = routeStep(state, record.method, record.path, compiled.names, record.handler, record.scopes);
       table.add(record.method, compiled, { scopes: record.scopes, run });
       if (record.method === WS_METHOD) state.hasWebSockets = true;
-      listed.push(
-        Object.freeze({
-          method: record.method === ANY_METHOD ? "ALL" : record.method === WS_METHOD ? "WS" : record.method,
-          websocket: record.method === WS_METHOD,
-          path: record.path,
-          handler: record.handler,
-          ...(record.name === undefined ? {} : { name: record.name }),
-          middleware: Object.freeze(record.scopes.flatMap((scope) => scope.middleware)),
-          // Read when asked: a namespace may be documented after its routes are added.
-          get doc() {
-            return mergeDocs([...record.scopes.map((scope) => scope.doc), record.doc]);
-          },
-        }),
-      );
+      listed.push(routeInfo(record));
     });
     this.#listed = listed;
     this.#state = state;

@@ -1,7 +1,7 @@
 // The AsyncAPI 3.0 document of an app's websocket routes, from the same declarations as `openapi()`:
 // each route a channel (its address, parameters, the ws binding's query and headers, its close codes),
 // its declared messages, and an operation for each direction (the app receives `in`, sends `out`).
-import type { RouteInfo } from "../app/create-app.ts";
+import type { RouteInfo } from "../app/route-info.ts";
 import { mergeDocs, type RouteDoc } from "../context/route-doc.ts";
 import { toWords } from "../wire/contract.ts";
 import type { Schema } from "./json-schema.ts";

@@ -1,4 +1,4 @@
-import type { RouteInfo } from "../app/create-app.ts";
+import type { RouteInfo } from "../app/route-info.ts";
 import { isRunnable } from "../context/handler.ts";
 import {
   type DeclaringMiddleware,

@@ -249,7 +249,7 @@ function objectParts(declaration: SourceDeclaration): {
 }
 
 // A form's `encoding`: nested groups (objects, or lists of them) as deepObject, exploded; a file field's
-// accepted types as its `contentType`.
+// accepted types as its `contentType` (and its size limit in its schema's description).
 function formEncoding(schema: Schema, plan: Plan): Record<string, unknown> | undefined {
   const encoding: Record<string, unknown> = {};
   const fields = plan.kind === "group" ? plan.fields : [];
@@ -263,6 +263,12 @@ function formEncoding(schema: Schema, plan: Plan): Record<string, unknown> | und
           ? field.item.file
           : undefined;
     if (file?.types !== undefined) encoding[name] = { contentType: file.types.join(", ") };
+    // No keyword bounds a binary's size: said in words (a larger file is refused with 413).
+    if (file?.maxSize !== undefined) {
+      const said = `At most ${file.maxSize} bytes.`;
+      const target = property.type === "array" ? (property.items as Schema) : property;
+      target.description = target.description === undefined ? said : `${target.description} ${said}`;
+    }
   }
   return Object.keys(encoding).length > 0 ? encoding : undefined;
 }

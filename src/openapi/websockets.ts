@@ -1,7 +1,7 @@
 // What a websocket route declares, described once for both documents: the OpenAPI document keeps it
 // under its path's `x-portico-websocket` (OpenAPI has no place for a socket), and `asyncapi()` makes
 // an AsyncAPI 3.0 channel of it. Its upgrade request's parameters, its close codes, and its messages.
-import type { RouteInfo } from "../app/create-app.ts";
+import type { RouteInfo } from "../app/route-info.ts";
 import { isConnectable } from "../context/handler.ts";
 import type { ErrorClass } from "../errors/define-error.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";

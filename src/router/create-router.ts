@@ -256,12 +256,7 @@ export class Router<TEnv = RegisteredEnv> {
     return this;
   }
 
-  /**
-   * Documents every route of this router or namespace (merged with what each says of itself).
-   *
-   * @example
-   * const admin = createRouter((r) => r.doc({ tags: ["admin"] }).get("/", AdminHome));
-   */
+  /** Documents every route of this router or namespace: `r.doc({ tags: ["admin"] })` (merged with each route's). */
   doc(doc: RouteDoc): this {
     this.#own.doc = mergeDocs([this.#own.doc, doc]);
     return this;

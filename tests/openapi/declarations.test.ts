@@ -190,3 +190,14 @@ test("each error envelope is written once, under components, and referenced", as
   assert.equal(two.paths["/b"].get.responses["404"].$ref, "#/components/responses/Gone2");
   await valid(two);
 });
+
+test("a file field's accepted types and size limit, and a schema's examples, are in the document", async () => {
+  const { document } = await import("./kitchen-sink.ts");
+  const body = (document as Json).paths["/shop/items"].post.requestBody.content["multipart/form-data"];
+  assert.deepEqual(body.encoding.photo, { contentType: "image/png, image/jpeg" });
+  assert.deepEqual(body.encoding.more, { contentType: "image/*" });
+  assert.match(body.schema.properties.photo.description, /At most 1048576 bytes/);
+  assert.equal(body.encoding.item.style, "deepObject");
+  const item = (document as Json).paths["/shop/items/{id}"].get.responses["200"].content["application/json"];
+  assert.deepEqual(item.schema.properties.name.examples, ["lamp"]);
+});
