@@ -141,6 +141,7 @@ export type {
   InferDeclaration,
   InferEntries,
   MayBeOmitted,
+  OmittedKeys,
   SourceDeclaration,
 } from "./schema/entries.ts";
 export type { FileOptions } from "./schema/mark.ts";

@@ -9,14 +9,13 @@
  * @module
  */
 
-export type { InputEntries, InputOf, MayLeaveOut, OptionalSchema } from "../schema/entries.ts";
+export type { InputEntries, InputOf, LeftOutKeys, MayLeaveOut, OptionalSchema } from "../schema/entries.ts";
 export { type ClientOptions, createClient, type RoutesShape } from "./client.ts";
 export type { WebSocketConstructor } from "./socket.ts";
 export type {
   BodyErrors,
   CallInput,
   CallResult,
-  CallSourceInput,
   ChannelClose,
   ChannelCloseError,
   ChannelConnection,
@@ -35,6 +34,7 @@ export type {
   ParamErrorName,
   ParamErrors,
   Raw,
+  RequiredSources,
   SourceInput,
   UndeclaredError,
 } from "./types.ts";

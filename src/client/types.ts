@@ -21,29 +21,28 @@ export type IsRequired<TSource, TKey> =
         ? false
         : true;
 
-/** What a call sends for one source: declared headers may have others beside them. */
-export type CallSourceInput<TSource, TKey> = TKey extends "headers"
-  ? SourceInput<TSource> & { readonly [name: string]: unknown }
-  : SourceInput<TSource>;
-
 /**
  * The input of a call: one key per declared source (required when the source has required values),
  * and headers. Declared headers are typed as declared; others may be sent beside them.
  */
 export type CallInput<TParams> = {
-  -readonly [K in keyof TParams & keyof ParamsDeclaration as IsRequired<TParams[K], K> extends true
-    ? K
-    : never]: CallSourceInput<TParams[K], K>;
+  -readonly [K in RequiredSources<TParams>]: SourceInput<TParams[K]>;
 } & {
-  -readonly [K in keyof TParams & keyof ParamsDeclaration as IsRequired<TParams[K], K> extends true
-    ? never
-    : K]?: CallSourceInput<TParams[K], K>;
+  -readonly [K in Exclude<keyof TParams & keyof ParamsDeclaration, RequiredSources<TParams>>]?: SourceInput<
+    TParams[K]
+  >;
 } & ("headers" extends keyof TParams
-    ? Record<never, never>
+    ? // Declared headers: this intersects with their input, so that others may go beside them.
+      { headers?: { readonly [name: string]: unknown } }
     : {
         /** Headers for this call (added to the client's). */
         headers?: HeadersInit;
       });
+
+/** The sources a call must send (see {@link IsRequired}). */
+export type RequiredSources<TParams> = {
+  [K in keyof TParams & keyof ParamsDeclaration]: IsRequired<TParams[K], K> extends true ? K : never;
+}[keyof TParams & keyof ParamsDeclaration];
 
 /** A declared error as the client gives it back: discriminated by `name` (the declared one). */
 export interface ClientError<TName extends string, TPayload> {
@@ -65,12 +64,12 @@ export type DeclaredErrors<TErrors> = {
   [K in keyof TErrors & string]: ClientError<K, unknown extends TErrors[K] ? null : PayloadOf<TErrors[K]>>;
 }[keyof TErrors & string];
 
-/** The parameter errors of the declared sources. */
+/** The parameter errors of the declared sources (one shape: their names differ, their payload is the same). */
 export type ParamErrors<TParams> = [TParams] extends [never]
   ? never
-  : {
-      [K in keyof TParams & keyof ParamsDeclaration]: ClientError<ParamErrorName[K], ParamErrorPayload>;
-    }[keyof TParams & keyof ParamsDeclaration];
+  : [keyof TParams & keyof ParamsDeclaration] extends [never]
+    ? never
+    : ClientError<ParamErrorName[keyof TParams & keyof ParamsDeclaration], ParamErrorPayload>;
 
 /** The parameter error of each source. */
 export type ParamErrorName = {
@@ -127,7 +126,7 @@ export type ClientMethod<THandler, TUse> =
     ? [TParams] extends [never]
       ? (input?: {
           headers?: HeadersInit;
-        }) => Promise<ClientResult<DataOf<TViews>, ErrorsOf<never, TErrors, TUse>>>
+        }) => Promise<ClientResult<DataOf<TViews>, ErrorsOf<Record<never, never>, TErrors, TUse>>>
       : Record<never, never> extends CallInput<TParams>
         ? (
             input?: CallInput<TParams>,
@@ -138,11 +137,9 @@ export type ClientMethod<THandler, TUse> =
     : (input?: { headers?: HeadersInit }) => Promise<ClientResult<unknown, UndeclaredError>>;
 
 /** The 413 of the app's body limits, on a route that reads a body. */
-export type BodyErrors<TParams> = [TParams] extends [never]
+export type BodyErrors<TParams> = [keyof TParams & ("form" | "json")] extends [never]
   ? never
-  : [keyof TParams & ("form" | "json")] extends [never]
-    ? never
-    : ClientError<"PayloadTooLarge", null>;
+  : ClientError<"PayloadTooLarge", null>;
 
 /** Every error a call may give back: declared, parameter, body limit, middleware, and undeclared. */
 export type ErrorsOf<TParams, TErrors, TUse> =
