@@ -74,7 +74,11 @@ export function operationOf(input: OperationInput): Operation {
   });
   const responses: Record<string, unknown> = {};
   const status = String(endpoint?.status ?? 200);
-  responses[status] = withHeaders(success(endpoint), { ...input.headers, ...input.doc.headers });
+  // An endpoint without a view whose documentation names its own answers (a redirect) is not said to
+  // answer "200, no view declared" as well.
+  const answersOwn = Object.keys(input.doc.responses ?? {}).some((code) => Number(code) < 400);
+  if (!(endpoint !== undefined && endpoint.views.length === 0 && answersOwn))
+    responses[status] = withHeaders(success(endpoint), { ...input.headers, ...input.doc.headers });
   for (const [code, doc] of Object.entries(input.responses)) {
     const { description, headers, mediaTypes } =
       typeof doc === "string" ? ({ description: doc } as ResponseDoc) : doc;

@@ -140,6 +140,7 @@ test("answers besides the view: a redirect with Location, a stream, etag()'s 304
   const doc: Json = deref(raw);
   const old = doc.paths["/shop/old/{id}"].get.responses;
   assert.equal(old["301"].description, "Moved");
+  assert.equal(old["200"], undefined, "a redirecting endpoint without a view is not documented as a 200");
   assert.equal(old["301"].headers.Location.description, "The item's new address");
   const moved = await app.request("/shop/old/1", { headers: { cookie: "sid=valid" } });
   assert.equal(moved.status, 301);

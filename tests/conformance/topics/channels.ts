@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import * as v from "valibot";
-import { defineChannel, t } from "../../../src/mod.ts";
+import { defineChannel, defineEndpoint, t } from "../../../src/mod.ts";
 import { type Client, wsSession } from "../client.ts";
+import { json } from "../helpers.ts";
 import type { Topic } from "../suite.ts";
 
 function origin(c: Client): string {
@@ -16,10 +17,18 @@ const Say = v.variant("type", [
 ]);
 const Said = v.object({ from: v.string(), text: v.string(), at: t.int32() });
 
-/** Channels with declared messages, and header and cookie params on an upgrade. */
+/** Header and cookie params (over HTTP and on an upgrade), and channels with declared messages. */
 export const channels: Topic = {
-  name: "Channel messages",
+  name: "Header and cookie params, channel messages",
   routes(app) {
+    const Whoami = defineEndpoint({
+      params: {
+        headers: { "X-Api-Key": v.pipe(v.string(), v.minLength(8)), "x-version": v.optional(t.int32(), 1) },
+        cookies: { theme: v.optional(v.picklist(["dark", "light"])), n: v.optional(t.int32()) },
+      },
+      call: ({ params }) => Response.json({ ...params.headers, ...params.cookies }),
+    });
+    app.get("/params/whoami", Whoami);
     const Room = defineChannel({
       params: {
         path: { room: v.string() },
@@ -47,6 +56,36 @@ export const channels: Topic = {
     app.ws("/channels/lenient", Lenient);
   },
   cases: [
+    {
+      name: "header params match in any case, cookie params are decoded; both cast and validated",
+      async run(c) {
+        const [status, body] = await json(c, "/params/whoami", {
+          headers: { "x-api-KEY": "secret-123", "X-Version": "3", cookie: "theme=dark; n=%34%32" },
+        });
+        assert.equal(status, 200);
+        assert.deepEqual(body, { "X-Api-Key": "secret-123", "x-version": 3, theme: "dark", n: 42 });
+      },
+    },
+    {
+      name: "a bad header or cookie is a 400 named by its source that never shows the value",
+      async run(c) {
+        const [status, body] = await json(c, "/params/whoami", { headers: { "x-api-key": "hunter2" } });
+        assert.equal(status, 400);
+        assert.deepEqual(
+          (body as { error: { name: string; message: string } }).error.name,
+          "Header Params Error",
+        );
+        const [cookieStatus, cookieBody] = await json(c, "/params/whoami", {
+          headers: { "x-api-key": "secret-123", cookie: "n=hunter2" },
+        });
+        assert.equal(cookieStatus, 400);
+        assert.equal(
+          (cookieBody as { error: { message: string } }).error.message,
+          'Cookie "n" cannot be cast to Int32',
+        );
+        assert.ok(!JSON.stringify([body, cookieBody]).includes("hunter2"));
+      },
+    },
     {
       needsServer: true,
       name: "channel messages: a valid message reaches onMessage typed; send writes the declared JSON",
