@@ -1,8 +1,8 @@
 /**
  * Middleware for what every app needs, on web standards only (the same code on every runtime), with
  * safe defaults: `cors`, `csrf` (a declared 403), `secureHeaders` (with a per-request CSP nonce),
- * `etag` (304, and a declared 412), `compress`, `bodyLimit` (a declared 413), `timeout` (a declared 503)
- * and `logger`.
+ * `etag` (304, and a declared 412), `compress`, `bodyLimit` (a declared 413), `timeout` (a declared 503),
+ * `logger`, and `bearerAuth` / `basicAuth` (a declared 401, constant-time checks, security schemes).
  *
  * @example
  * import { cors, csrf, secureHeaders } from "portico/middleware";
@@ -13,6 +13,13 @@
  * @module
  */
 
+export {
+  type BasicAuthOptions,
+  type BearerAuthOptions,
+  basicAuth,
+  bearerAuth,
+  Unauthorized,
+} from "./auth.ts";
 export { bodyLimit, PayloadTooLarge } from "./body-limit.ts";
 export { type CompressOptions, compress, type Encoding } from "./compress.ts";
 export { type CorsOptions, cors } from "./cors.ts";

@@ -201,6 +201,9 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   "./middleware": {
     values: [
       "CrossSiteRequestRefused",
+      "Unauthorized",
+      "basicAuth",
+      "bearerAuth",
       "declaring",
       "HandlerTimeout",
       "NONCE",
@@ -217,6 +220,8 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "timeout",
     ],
     types: [
+      "BasicAuthOptions",
+      "BearerAuthOptions",
       "CompressOptions",
       "CorsOptions",
       "CspSource",

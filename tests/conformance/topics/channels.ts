@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import * as v from "valibot";
+import { basicAuth, bearerAuth } from "../../../src/middleware/mod.ts";
 import { defineChannel, defineEndpoint, t } from "../../../src/mod.ts";
 import { type Client, wsSession } from "../client.ts";
 import { json } from "../helpers.ts";
@@ -19,7 +20,7 @@ const Said = v.object({ from: v.string(), text: v.string(), at: t.int32() });
 
 /** Header and cookie params (over HTTP and on an upgrade), and channels with declared messages. */
 export const channels: Topic = {
-  name: "Header and cookie params, channel messages",
+  name: "Header and cookie params, credentials, channel messages",
   routes(app) {
     const Whoami = defineEndpoint({
       params: {
@@ -29,6 +30,12 @@ export const channels: Topic = {
       call: ({ params }) => Response.json({ ...params.headers, ...params.cookies }),
     });
     app.get("/params/whoami", Whoami);
+    app.on("/params/bearer", (r) =>
+      r.use(bearerAuth({ token: "s3cret-token" })).get("/", () => new Response("in")),
+    );
+    app.on("/params/basic", (r) =>
+      r.use(basicAuth({ username: "ada", password: "pä:ss" })).get("/", () => new Response("in")),
+    );
     const Room = defineChannel({
       params: {
         path: { room: v.string() },
@@ -84,6 +91,28 @@ export const channels: Topic = {
           'Cookie "n" cannot be cast to Int32',
         );
         assert.ok(!JSON.stringify([body, cookieBody]).includes("hunter2"));
+      },
+    },
+    {
+      name: "bearerAuth and basicAuth: the right credentials pass, others get a 401 and the challenge",
+      async run(c) {
+        const bearer = await c.fetch("/params/bearer", { headers: { authorization: "Bearer s3cret-token" } });
+        assert.deepEqual([bearer.status, await bearer.text()], [200, "in"]);
+        const wrong = await c.fetch("/params/bearer", { headers: { authorization: "Bearer nope" } });
+        await wrong.arrayBuffer();
+        assert.deepEqual(
+          [wrong.status, wrong.headers.get("www-authenticate")],
+          [401, 'Bearer realm="api", error="invalid_token"'],
+        );
+        const good = `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode("ada:pä:ss")))}`;
+        const basic = await c.fetch("/params/basic", { headers: { authorization: good } });
+        assert.deepEqual([basic.status, await basic.text()], [200, "in"]);
+        const none = await c.fetch("/params/basic");
+        await none.arrayBuffer();
+        assert.deepEqual(
+          [none.status, none.headers.get("www-authenticate")],
+          [401, 'Basic realm="api", charset="UTF-8"'],
+        );
       },
     },
     {

@@ -1,0 +1,165 @@
+// Credentials in the `Authorization` header: `bearerAuth()` (RFC 6750) and `basicAuth()` (RFC 7617).
+// Secrets are compared in constant time (SHA-256 digests of both sides, every byte looked at, every
+// configured token tried), a refusal is the declared 401 `Unauthorized` with `WWW-Authenticate`, and
+// each declares its OpenAPI security scheme.
+import type { Context } from "../context/context.ts";
+import type { DeclaringMiddleware } from "../context/route-doc.ts";
+import { defineError, type ErrorClass } from "../errors/define-error.ts";
+import { declaring } from "./declaring.ts";
+
+/** 401: the credentials are missing or wrong (`WWW-Authenticate` says which scheme is expected). */
+export const Unauthorized: ErrorClass<undefined> = defineError("Unauthorized", 401, {
+  message: "Missing or invalid credentials",
+});
+
+/** Options of {@link bearerAuth}: the accepted tokens, or a check of your own. */
+export type BearerAuthOptions = (
+  | { readonly token: string | readonly string[] }
+  | { readonly verify: (token: string, ctx: Context<unknown>) => boolean | Promise<boolean> }
+) & {
+  /** The realm named in `WWW-Authenticate` (default `"api"`). */
+  readonly realm?: string;
+  /** The name of the OpenAPI security scheme (default `"bearerAuth"`). */
+  readonly schemeName?: string;
+};
+
+/** Options of {@link basicAuth}: one user, or a check of your own. */
+export type BasicAuthOptions = (
+  | { readonly username: string; readonly password: string }
+  | {
+      readonly verify: (
+        username: string,
+        password: string,
+        ctx: Context<unknown>,
+      ) => boolean | Promise<boolean>;
+    }
+) & {
+  /** The realm named in `WWW-Authenticate` (default `"api"`). */
+  readonly realm?: string;
+  /** The name of the OpenAPI security scheme (default `"basicAuth"`). */
+  readonly schemeName?: string;
+};
+
+const encoder = new TextEncoder();
+
+async function digest(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+/** True when `given` equals one of `expected`, in time that depends on neither (each one is tried). */
+async function matches(given: string, expected: readonly string[]): Promise<boolean> {
+  const mine = await digest(given);
+  let found = 0;
+  for (const candidate of expected) {
+    const theirs = await digest(candidate);
+    let diff = 0;
+    for (let i = 0; i < mine.length; i++) diff |= mine[i]! ^ theirs[i]!;
+    found |= diff === 0 ? 1 : 0;
+  }
+  return found === 1;
+}
+
+// The credentials after `<scheme> ` in `Authorization` (the scheme in any case), or `undefined`.
+function credentials(ctx: Context<unknown>, scheme: string): string | undefined {
+  const header = ctx.request.header("authorization");
+  if (header === null) return undefined;
+  const space = header.indexOf(" ");
+  if (space < 0 || header.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return undefined;
+  return header.slice(space + 1).trim();
+}
+
+function refuse(challenge: string): never {
+  throw Object.assign(new Unauthorized(), { headers: { "www-authenticate": challenge } });
+}
+
+function quoted(text: string): string {
+  return `"${text.replace(/["\\]/g, "\\$&")}"`;
+}
+
+/**
+ * Requires `Authorization: Bearer <token>`: one of the given tokens, or one `verify` accepts. Missing or
+ * wrong credentials are the declared 401 `Unauthorized` with `WWW-Authenticate: Bearer realm="api"`
+ * (and `error="invalid_token"` when one was sent). Declares an HTTP bearer security scheme.
+ *
+ * @example
+ * app.use(bearerAuth({ token: process.env.API_TOKEN! }));
+ * r.use(bearerAuth({ verify: (token) => tokens.has(token) }));
+ */
+export function bearerAuth(
+  options: BearerAuthOptions,
+): DeclaringMiddleware<{ readonly Unauthorized: typeof Unauthorized }> {
+  const realm = `realm=${quoted(options.realm ?? "api")}`;
+  const tokens =
+    "token" in options
+      ? typeof options.token === "string"
+        ? [options.token]
+        : [...options.token]
+      : undefined;
+  if (tokens !== undefined && (tokens.length === 0 || tokens.some((token) => token === "")))
+    throw new TypeError("bearerAuth(): give at least one token, none empty");
+  const verify = "verify" in options ? options.verify : undefined;
+  return declaring(
+    async (ctx, next) => {
+      const token = credentials(ctx, "Bearer");
+      if (token === undefined || token === "") refuse(`Bearer ${realm}`);
+      const accepted = tokens !== undefined ? await matches(token, tokens) : await verify!(token, ctx);
+      if (!accepted) refuse(`Bearer ${realm}, error="invalid_token"`);
+      return next();
+    },
+    {
+      errors: { Unauthorized },
+      security: { schemes: { [options.schemeName ?? "bearerAuth"]: { type: "http", scheme: "bearer" } } },
+    },
+  );
+}
+
+/**
+ * Requires `Authorization: Basic <base64 of user:password>` (UTF-8): the given user, or one `verify`
+ * accepts. Missing, malformed or wrong credentials are the declared 401 `Unauthorized` with
+ * `WWW-Authenticate: Basic realm="api", charset="UTF-8"`. Declares an HTTP basic security scheme.
+ *
+ * @example
+ * app.on("/admin", (r) => r.use(basicAuth({ username: "admin", password: process.env.ADMIN_PASSWORD! })));
+ */
+export function basicAuth(
+  options: BasicAuthOptions,
+): DeclaringMiddleware<{ readonly Unauthorized: typeof Unauthorized }> {
+  const challenge = `Basic realm=${quoted(options.realm ?? "api")}, charset="UTF-8"`;
+  if ("password" in options && (options.username === "" || options.password === ""))
+    throw new TypeError("basicAuth(): the username and the password must not be empty");
+  return declaring(
+    async (ctx, next) => {
+      const sent = credentials(ctx, "Basic");
+      const pair = sent === undefined ? undefined : decodeBasic(sent);
+      if (pair === undefined) refuse(challenge);
+      const [username, password] = pair;
+      const accepted =
+        "verify" in options
+          ? await options.verify(username, password, ctx)
+          : // Both compared, always: which one was wrong takes no longer to find than the other.
+            ((await matches(username, [options.username])) ? 1 : 0) &
+            ((await matches(password, [options.password])) ? 1 : 0);
+      if (!accepted) refuse(challenge);
+      return next();
+    },
+    {
+      errors: { Unauthorized },
+      security: { schemes: { [options.schemeName ?? "basicAuth"]: { type: "http", scheme: "basic" } } },
+    },
+  );
+}
+
+// `user:password` from base64 (UTF-8), or `undefined` when it is not that.
+function decodeBasic(encoded: string): [string, string] | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(
+      Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)),
+    );
+  } catch {
+    return undefined;
+  }
+  const colon = text.indexOf(":");
+  return colon < 0 ? undefined : [text.slice(0, colon), text.slice(colon + 1)];
+}
