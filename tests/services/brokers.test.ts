@@ -266,6 +266,9 @@ describe("examples/chat in two-instance mode: Node and Bun sharing Redis", () =>
     try {
       const listen = (origin: string, name: string) => openMember(`${origin}/chat/lobby?name=${name}`, false);
       const ada = await listen(node.origin, "ada");
+      // Ada has joined (her onOpen ran to its end) before bob comes: two members joining at the same
+      // moment on two instances may each count only themselves, as presence is eventually consistent.
+      await until(() => ada.got.includes("* ada joined (1 here)"), "ada's own join notice");
       const bob = await listen(bunChat.origin, "bob");
       await until(async () => {
         bob.ws.send("ping");
