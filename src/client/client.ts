@@ -160,6 +160,7 @@ function fromRoutes(routes: Routes, around: readonly unknown[]): Map<string, Ope
     for (const errorName of [...PARAM_ERRORS, ...shared, ...own]) {
       errors.set(toWords(errorName), errorName);
     }
+    // A channel (`["WS", path, Channel]`) carries its messages, and its errors as an endpoint does.
     const channel =
       method.toUpperCase() === "WS" ? (handler as { messages?: { in?: unknown; out?: unknown } }) : undefined;
     operations.set(name, {

@@ -46,17 +46,24 @@ async function digest(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
 }
 
-/** True when `given` equals one of `expected`, in time that depends on neither (each one is tried). */
-async function matches(given: string, expected: readonly string[]): Promise<boolean> {
-  const mine = await digest(given);
-  let found = 0;
-  for (const candidate of expected) {
-    const theirs = await digest(candidate);
-    let diff = 0;
-    for (let i = 0; i < mine.length; i++) diff |= mine[i]! ^ theirs[i]!;
-    found |= diff === 0 ? 1 : 0;
-  }
-  return found === 1;
+/**
+ * A check of a secret against configured ones: their digests are made once, on the first request; each
+ * request then digests what it was given and compares with every one of them, in time that depends on
+ * neither side.
+ */
+function matcher(expected: readonly string[]): (given: string) => Promise<boolean> {
+  let digests: Promise<Uint8Array[]> | undefined;
+  return async (given) => {
+    digests ??= Promise.all(expected.map(digest));
+    const [mine, theirs] = await Promise.all([digest(given), digests]);
+    let found = 0;
+    for (const candidate of theirs) {
+      let diff = 0;
+      for (let i = 0; i < mine.length; i++) diff |= mine[i]! ^ candidate[i]!;
+      found |= diff === 0 ? 1 : 0;
+    }
+    return found === 1;
+  };
 }
 
 // The credentials after `<scheme> ` in `Authorization` (the scheme in any case), or `undefined`.
@@ -98,11 +105,12 @@ export function bearerAuth(
   if (tokens !== undefined && (tokens.length === 0 || tokens.some((token) => token === "")))
     throw new TypeError("bearerAuth(): give at least one token, none empty");
   const verify = "verify" in options ? options.verify : undefined;
+  const matches = tokens === undefined ? undefined : matcher(tokens);
   return declaring(
     async (ctx, next) => {
       const token = credentials(ctx, "Bearer");
       if (token === undefined || token === "") refuse(`Bearer ${realm}`);
-      const accepted = tokens !== undefined ? await matches(token, tokens) : await verify!(token, ctx);
+      const accepted = matches !== undefined ? await matches(token) : await verify!(token, ctx);
       if (!accepted) refuse(`Bearer ${realm}, error="invalid_token"`);
       return next();
     },
@@ -127,18 +135,20 @@ export function basicAuth(
   const challenge = `Basic realm=${quoted(options.realm ?? "api")}, charset="UTF-8"`;
   if ("password" in options && (options.username === "" || options.password === ""))
     throw new TypeError("basicAuth(): the username and the password must not be empty");
+  const verify = "verify" in options ? options.verify : undefined;
+  const user = "username" in options ? matcher([options.username]) : undefined;
+  const secret = "password" in options ? matcher([options.password]) : undefined;
   return declaring(
     async (ctx, next) => {
       const sent = credentials(ctx, "Basic");
       const pair = sent === undefined ? undefined : decodeBasic(sent);
       if (pair === undefined) refuse(challenge);
       const [username, password] = pair;
+      // Both compared, always: which one was wrong takes no longer to find than the other.
       const accepted =
-        "verify" in options
-          ? await options.verify(username, password, ctx)
-          : // Both compared, always: which one was wrong takes no longer to find than the other.
-            ((await matches(username, [options.username])) ? 1 : 0) &
-            ((await matches(password, [options.password])) ? 1 : 0);
+        verify !== undefined
+          ? await verify(username, password, ctx)
+          : (await Promise.all([user!(username), secret!(password)])).every(Boolean);
       if (!accepted) refuse(challenge);
       return next();
     },

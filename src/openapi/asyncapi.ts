@@ -3,8 +3,8 @@
 // its declared messages, and an operation for each direction (the app receives `in`, sends `out`).
 import type { RouteInfo } from "../app/route-info.ts";
 import { mergeDocs, type RouteDoc } from "../context/route-doc.ts";
-import { toWords } from "../wire/contract.ts";
 import type { Schema } from "./json-schema.ts";
+import { sentence } from "./openapi.ts";
 import { describeWebsocket } from "./websockets.ts";
 
 /** Options of {@link asyncapi}. */
@@ -63,7 +63,7 @@ export function asyncapi(
       address: socket.template,
       ...(doc.summary === undefined && route.name === undefined
         ? {}
-        : { title: doc.summary ?? toWords(route.name!) }),
+        : { title: doc.summary ?? sentence(route.name!) }),
       ...(doc.description === undefined ? {} : { description: doc.description }),
       ...(doc.tags?.length ? { tags: doc.tags.map((name) => ({ name })) } : {}),
       ...(byPlace("path").length > 0

@@ -191,8 +191,8 @@ function describe(name: string | undefined, doc: RouteDoc, index: number): Recor
   };
 }
 
-// `getUserById` → `Get user by id`; acronyms stay (`listJSONFeeds` → `List JSON feeds`).
-function sentence(name: string): string {
+/** A route's name as a summary: `getUserById` → `Get user by id`; acronyms stay (`listJSONFeeds` → `List JSON feeds`). */
+export function sentence(name: string): string {
   const words = toWords(name).split(" ").filter(Boolean);
   return words
     .map((word, i) => {

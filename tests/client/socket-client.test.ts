@@ -112,6 +112,12 @@ describe("the typed client's channels", () => {
   }
 
   test("an HTTP route name is not a channel; a missing WebSocket says what to give", async () => {
+    const http = defineRoutes({ ping: ["GET", "/ping", () => new Response("pong")] });
+    const notChannel = createClient({ baseUrl: `http://127.0.0.1:${server.port}/api`, routes: http });
+    const refused = await (
+      notChannel.ping as unknown as { connect(): { closed: Promise<{ reason: string }> } }
+    ).connect().closed;
+    assert.match(refused.reason, /The route named "ping" is not a channel/);
     const client = createClient({ baseUrl: `http://127.0.0.1:${server.port}/api`, routes: api });
     const global = globalThis as { WebSocket?: unknown };
     const saved = global.WebSocket;

@@ -95,6 +95,20 @@ test("basicAuth: UTF-8 user:password (a colon in the password), anything else a 
     assert.equal(refused.status, 401, authorization);
     assert.equal(refused.headers.get("www-authenticate"), 'Basic realm="api", charset="UTF-8"');
   }
+  // A verify function of one's own gets both parts, and the context.
+  const checked = createApp();
+  checked.use(
+    basicAuth({ verify: async (user, password, ctx) => user === "lin" && password === ctx.request.path }),
+  );
+  checked.get("/secret", Hello);
+  assert.equal(
+    (await checked.request("/secret", { headers: { authorization: basic("lin:/secret") } })).status,
+    200,
+  );
+  assert.equal(
+    (await checked.request("/secret", { headers: { authorization: basic("lin:/other") } })).status,
+    401,
+  );
   assert.throws(() => basicAuth({ username: "", password: "x" }), /must not be empty/);
   assert.throws(() => bearerAuth({ token: [] }), /at least one token/);
 });

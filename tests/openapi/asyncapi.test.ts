@@ -45,6 +45,7 @@ test("asyncapi(): a channel per websocket route, its messages and both direction
   assert.deepEqual(Object.keys(doc.channels), ["chatRoom", "echo"]);
   const room = doc.channels.chatRoom;
   assert.equal(room.address, "/chat/{room}");
+  assert.equal(room.title, "Chat room", "the same default as the OpenAPI summary");
   assert.deepEqual(room.parameters.room.enum, ["lobby", "dev"]);
   assert.equal(room.bindings.ws.query.properties.limit.format, "int32");
   assert.deepEqual(room.bindings.ws.headers.required, ["x-user"]);
