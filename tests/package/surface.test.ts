@@ -250,6 +250,19 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     values: ["natsPubSub"],
     types: ["NatsPubSubOptions"],
   },
+  "./jwt": {
+    values: ["jwt", "JwtInvalid", "signJwt", "Unauthorized", "verifyJwt"],
+    types: [
+      "ClaimsOf",
+      "JwtAlgorithm",
+      "JwtClaims",
+      "JwtKeys",
+      "JwtMiddleware",
+      "JwtOptions",
+      "SignJwtOptions",
+      "VerifyJwtOptions",
+    ],
+  },
   "./pubsub/redis": {
     values: ["redisPubSub"],
     types: ["RedisPubSubOptions", "RedisSentinelTarget"],
