@@ -54,6 +54,19 @@ function toBytes(address: string): Uint8Array {
   return bytes;
 }
 
+/**
+ * The network an address stands for when counting clients: an IPv4 address itself, an IPv6 address its
+ * /64 (one subscriber's usual allocation: a client holds all of it, and would otherwise count as 2^64).
+ * Give it a canonical address.
+ */
+export function clientNetwork(address: string): string {
+  if (IPV4.test(address)) return address;
+  const bytes = toBytes(address);
+  const groups: string[] = [];
+  for (let i = 0; i < 8; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
+  return `${groups.join(":")}::/64`;
+}
+
 /** A test for addresses in any of these ranges (`10.0.0.0/8`, `::1`, `2001:db8::/32`…); throws on a bad one. */
 export function addressMatcher(ranges: readonly string[]): (address: string) => boolean {
   const compiled = ranges.map((range) => {

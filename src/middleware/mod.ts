@@ -2,7 +2,8 @@
  * Middleware for what every app needs, on web standards only (the same code on every runtime), with
  * safe defaults: `cors`, `csrf` (a declared 403), `secureHeaders` (with a per-request CSP nonce),
  * `etag` (304, and a declared 412), `compress`, `bodyLimit` (a declared 413), `timeout` (a declared 503),
- * `logger`, and `bearerAuth` / `basicAuth` (a declared 401, constant-time checks, security schemes).
+ * `logger`, `bearerAuth` / `basicAuth` (a declared 401, constant-time checks, security schemes), and
+ * `rateLimit` (a declared 429) counting in a `memoryStore()` or a `redisStore()` (needs `redis`).
  *
  * @example
  * import { cors, csrf, secureHeaders } from "portico/middleware";
@@ -27,6 +28,8 @@ export { CrossSiteRequestRefused, type CsrfOptions, csrf } from "./csrf.ts";
 export { type DeclaringMiddleware, declaring, type MiddlewareDeclaration } from "./declaring.ts";
 export { type EtagOptions, etag, PreconditionFailed } from "./etag.ts";
 export { type LogEntry, type LoggerOptions, logger } from "./logger.ts";
+export { type RateLimitOptions, rateLimit, TooManyRequests } from "./rate-limit.ts";
+export { type RedisStoreOptions, redisStore } from "./redis-store.ts";
 export {
   type CspSource,
   cspNonce,
@@ -34,4 +37,10 @@ export {
   type SecureHeadersOptions,
   secureHeaders,
 } from "./secure-headers.ts";
+export {
+  type KeyValueStore,
+  type MemoryStoreOptions,
+  memoryStore,
+  type StoreCount,
+} from "./store.ts";
 export { HandlerTimeout, timeout } from "./timeout.ts";
