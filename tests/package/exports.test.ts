@@ -16,6 +16,7 @@ const ENTRY_POINTS = [
   "./cookie",
   "./sse",
   "./middleware",
+  "./jwt",
   "./openapi",
   "./client",
   "./pubsub/redis",
