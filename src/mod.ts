@@ -78,6 +78,7 @@ export {
   type PayloadEntries,
   type PayloadOf,
 } from "./errors/define-error.ts";
+export { defineErrorBody, type ErrorBody, type ErrorDetails } from "./errors/error-body.ts";
 export { HttpError, isHttpError } from "./errors/http-error.ts";
 export {
   CookieParamsError,
@@ -91,7 +92,7 @@ export {
   PathParamsError,
   QueryParamsError,
 } from "./errors/param-errors.ts";
-export type { ErrorFormat } from "./errors/render-error.ts";
+export type { ErrorFormat, ErrorRendering } from "./errors/render-error.ts";
 export { HtmlString, html, raw, unescaped } from "./http/html.ts";
 export { isLocalPath } from "./http/location.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";

@@ -1,7 +1,7 @@
 import type { Context, RegisteredEnv } from "../context/context.ts";
 import type { Limits } from "../context/limits.ts";
 import type { AddressLookup } from "../context/request-info.ts";
-import type { ErrorFormat } from "../errors/render-error.ts";
+import type { ErrorRendering } from "../errors/render-error.ts";
 import type { TopicHub } from "../pubsub/hub.ts";
 import type { RouteTable } from "../router/route-table.ts";
 import type { Scope } from "../router/scope.ts";
@@ -52,8 +52,8 @@ export interface AppState {
   /** What answers `OPTIONS *`. */
   readonly asterisk: AppRoute;
   readonly verbose: boolean;
-  /** What errors are sent as when `Accept` names none of the formats. */
-  readonly errorFormat: ErrorFormat;
+  /** How errors are sent: the format when `Accept` names none, the app's own body, the params status. */
+  readonly errorRendering: ErrorRendering;
   readonly trustIncomingId: boolean;
   readonly idHeader: string;
   readonly limits: Limits;

@@ -1,6 +1,7 @@
 import type { Context, ExecutionContext, RegisteredEnv } from "../context/context.ts";
 import { resolveLimits } from "../context/limits.ts";
 import type { Recovery } from "../context/socket.ts";
+import type { ErrorRendering } from "../errors/render-error.ts";
 import type { ControlTarget } from "../pubsub/control.ts";
 import type { PubSubStats, TopicHealth } from "../pubsub/hub.ts";
 import type { PresenceEvent, PresenceState } from "../pubsub/presence.ts";
@@ -11,7 +12,7 @@ import { NOT_FOUND_METHOD, newScope } from "../router/scope.ts";
 import { NO_RUNTIME, type Runtime, type RuntimeFetch, type TopicMessage } from "../runtime/runtime.ts";
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/bun-handlers.ts";
 import { checkCloseCode } from "../ws/socket-controller.ts";
-import { type AppOptions, addressLookup, errorFormatOf, topicHub } from "./app-options.ts";
+import { type AppOptions, addressLookup, errorRenderingOf, topicHub } from "./app-options.ts";
 import { type AppRoute, type AppState, consoleLogger, type Logger } from "./app-state.ts";
 import { closeApp } from "./close-app.ts";
 import { dispatch } from "./dispatch.ts";
@@ -56,6 +57,9 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   /** The header that carries the request id (lower case), for adapters that answer on their own. */
   readonly requestIdHeader: string;
 
+  /** How the app renders its errors (`createApp({ errors })`), as `openapi()` documents them. */
+  readonly errorRendering: ErrorRendering;
+
   /** Where the app reports failures; adapters report theirs there too. */
   readonly logger: Logger;
 
@@ -73,7 +77,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       unmatched: { scopes: [root], run: (ctx) => unmatched(state, ctx) },
       asterisk: { scopes: [root], run: (ctx) => asterisk(state, ctx) },
       verbose: options.verbose === true,
-      errorFormat: errorFormatOf(options.errors),
+      errorRendering: errorRenderingOf(options.errors),
       trustIncomingId: options.requestId?.trustIncoming === true,
       idHeader: (options.requestId?.header ?? "X-Request-Id").toLowerCase(),
       limits,
@@ -110,6 +114,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
     this.#state = state;
     this.websocket = bunWebSocketHandlers(limits.wsMessageSize, limits.wsBufferedAmount);
     this.requestIdHeader = state.idHeader;
+    this.errorRendering = state.errorRendering;
     this.logger = state.logger;
     const runtime = options.runtime ?? NO_RUNTIME;
     states.set(this, state);

@@ -81,7 +81,7 @@ export function renderDefault(state: AppState, ctx: Context, error: unknown): vo
       ctx.request.id,
       state.verbose,
       nonceIfAny(ctx),
-      state.errorFormat,
+      state.errorRendering,
     );
     response.status = rendered.status;
     response.body = rendered.body;

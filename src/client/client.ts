@@ -1,7 +1,7 @@
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import type { RouteEntry, Routes } from "../router/define-routes.ts";
-import { type ErrorEnvelope, toWords } from "../wire/contract.ts";
+import { ERROR_NAME_HEADER, type ErrorEnvelope, toWords } from "../wire/contract.ts";
 import { parsePattern } from "../wire/path-pattern.ts";
 import { callHeaders, cookieHeader, encodeForm, encodeValue, jsonBigint } from "./encode.ts";
 import { fromDocument, loadDocument, type Operation, PARAM_ERRORS } from "./from-document.ts";
@@ -113,7 +113,14 @@ export function createClient<
     const data: unknown = /[/+]json\b/i.test(type) ? await response.json() : await response.text();
     if (response.ok) return { ok: true, status: response.status, data };
     const envelope = (data as SentEnvelope | undefined)?.error;
-    const known = typeof envelope?.name === "string" ? errors.get(envelope.name) : undefined;
+    // The envelope names the error; an app's own error body may not, and the header does.
+    const named = response.headers.get(ERROR_NAME_HEADER);
+    const known =
+      typeof envelope?.name === "string"
+        ? errors.get(envelope.name)
+        : named === null
+          ? undefined
+          : errors.get(toWords(named));
     const error = {
       name: known ?? "HttpError",
       code: typeof envelope?.code === "number" ? envelope.code : response.status,

@@ -1,7 +1,13 @@
 // The typed client's view of an app's routes from its OpenAPI document (`openapi()`'s): each named
 // operation's method, path and declared error names, its websocket routes, the references followed.
 
-import { MULTI_SEGMENT, PARAM_ERROR_NAMES, WEBSOCKET_EXTENSION } from "../wire/contract.ts";
+import {
+  ERRORS_EXTENSION,
+  MULTI_SEGMENT,
+  PARAM_ERROR_NAMES,
+  toWords,
+  WEBSOCKET_EXTENSION,
+} from "../wire/contract.ts";
 import { encodeValue } from "./encode.ts";
 import type { SocketRoute } from "./socket.ts";
 
@@ -30,7 +36,14 @@ export async function loadDocument(
 type DocumentOperation = {
   operationId?: string;
   parameters?: { name?: string; in?: string; [MULTI_SEGMENT]?: boolean }[];
-  responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: DocumentSchema }> }>;
+  responses?: Record<
+    string,
+    {
+      $ref?: string;
+      content?: Record<string, { schema?: DocumentSchema }>;
+      [ERRORS_EXTENSION]?: unknown;
+    }
+  >;
 };
 // A websocket route's description: JSON when it declares messages; its declared errors are the names
 // its close codes list (parameter errors close with their message, not their name).
@@ -80,6 +93,11 @@ export function fromDocument(document: { readonly paths: object }, basePath: str
       const errors = new Map<string, string>();
       for (const reference of Object.values(operation.responses ?? {})) {
         const response = resolve(document, reference);
+        // An app's own error body lists the errors' names beside it.
+        const listed = response?.[ERRORS_EXTENSION];
+        if (Array.isArray(listed))
+          for (const errorName of listed)
+            if (typeof errorName === "string") errors.set(toWords(errorName), errorName);
         const schema = resolve(document, response?.content?.["application/json"]?.schema);
         for (const one of schema?.anyOf ?? schema?.oneOf ?? (schema ? [schema] : [])) {
           const option = resolve(document, one);

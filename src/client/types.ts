@@ -52,7 +52,10 @@ export interface ClientError<TName extends string, TPayload> {
   readonly code: number;
   /** The message, or `null`. */
   readonly message: string | null;
-  /** The typed payload (`null` when the error has none). */
+  /**
+   * The typed payload (`null` when the error has none). When the app writes its own error body
+   * (`createApp({ errors: { body } })`), the body as sent.
+   */
   readonly payload: TPayload;
 }
 

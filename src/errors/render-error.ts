@@ -1,8 +1,10 @@
 import { pickMediaType } from "../http/accept.ts";
 import { html, unescaped } from "../http/html.ts";
 import { toJSON } from "../http/json.ts";
-import { type ErrorEnvelope, toWords } from "../wire/contract.ts";
+import { ERROR_NAME_HEADER, type ErrorEnvelope, toWords } from "../wire/contract.ts";
+import type { ErrorBody } from "./error-body.ts";
 import { HttpError, isHttpError } from "./http-error.ts";
+import { ParamsError } from "./param-errors.ts";
 
 /** An error turned into what a response needs. */
 export interface RenderedError {
@@ -24,6 +26,19 @@ export const ERROR_MEDIA_TYPES: readonly string[] = MEDIA_TYPES;
 /** What an app sends an error as when the client's `Accept` names none of the formats (`createApp({ errors })`). */
 export type ErrorFormat = "text" | "json";
 
+/** How an app renders its errors, resolved from `createApp({ errors })`. */
+export interface ErrorRendering {
+  /** The format when `Accept` names none. */
+  readonly format: ErrorFormat;
+  /** The app's own JSON body, instead of the envelope. */
+  readonly body: ErrorBody | undefined;
+  /** The status of parameter errors (400 unless the app says otherwise). */
+  readonly paramsStatus: number;
+}
+
+/** Portico's defaults: text, the envelope, 400 for parameter errors. */
+export const DEFAULT_RENDERING: ErrorRendering = { format: "text", body: undefined, paramsStatus: 400 };
+
 /** True when an error's code can be sent as an HTTP error status. */
 export function isErrorStatus(code: number): boolean {
   return Number.isInteger(code) && code >= 400 && code <= 599;
@@ -41,22 +56,40 @@ export function renderError(
   requestId: string,
   verbose: boolean,
   nonce?: string,
-  preferred: ErrorFormat = "text",
+  rendering: ErrorRendering = DEFAULT_RENDERING,
 ): RenderedError {
   const known = isHttpError(error) && isErrorStatus(error.code);
   const shown: HttpError = known ? error : internalError(error, verbose);
   const stack = !known && verbose && error instanceof Error ? error.stack : undefined;
+  const code = shown instanceof ParamsError ? rendering.paramsStatus : shown.code;
   const format =
-    preferred === "json"
+    rendering.format === "json"
       ? FROM_JSON_FIRST[Math.max(pickMediaType(accept, JSON_FIRST), 0)]!
       : Math.max(pickMediaType(accept, MEDIA_TYPES), 0);
-  const title = `${shown.code} ${toWords(shown.name)}`;
+  const title = `${code} ${toWords(shown.name)}`;
+  let headers = shown.headers;
   let body: string;
-  if (format === 1) {
+  if (rendering.body !== undefined) {
+    // The typed client reads which declared error it was here, since the app's body may not say.
+    headers = { ...headers, [ERROR_NAME_HEADER]: shown.name };
+  }
+  if (format === 1 && rendering.body !== undefined) {
+    const issues = shown instanceof ParamsError ? shown.payload.issues : [];
+    body = toJSON(
+      rendering.body.render({
+        name: shown.name,
+        title: toWords(shown.name),
+        message: shown.message ?? null,
+        code,
+        payload: shown.payload ?? null,
+        issues,
+      }),
+    );
+  } else if (format === 1) {
     const envelope: ErrorEnvelope["error"] & { stack?: string } = {
       name: toWords(shown.name),
       message: shown.message ?? null,
-      code: shown.code,
+      code,
       payload: shown.payload ?? null,
     };
     if (stack) envelope.stack = stack;
@@ -67,7 +100,7 @@ export function renderError(
     body = shown.message === undefined ? title : `${title} — ${shown.message}`;
     if (stack) body += `\n\n${stack}`;
   }
-  return { status: shown.code, body, contentType: CONTENT_TYPES[format]!, headers: shown.headers };
+  return { status: code, body, contentType: CONTENT_TYPES[format]!, headers };
 }
 
 function internalError(error: unknown, verbose: boolean): HttpError {

@@ -1,9 +1,13 @@
 // The error responses of the OpenAPI document (`openapi.ts`): declared errors, as sent in Portico's
 // envelope, and the ones the framework itself answers with.
+import type { HeaderDoc } from "../context/route-doc.ts";
 import type { ErrorClass } from "../errors/define-error.ts";
+import { ERROR_MEDIA_TYPES, type ErrorRendering } from "../errors/render-error.ts";
+import type { ParamsDeclaration } from "../params/parse-params.ts";
 import { declared } from "../schema/declared.ts";
 import type { Entries } from "../schema/entries.ts";
-import { toWords } from "../wire/contract.ts";
+import { ERROR_NAME_HEADER, ERRORS_EXTENSION, PARAM_ERROR_NAMES, toWords } from "../wire/contract.ts";
+import type { Components } from "./components.ts";
 import { jsonSchemaOf, type Schema } from "./json-schema.ts";
 
 /** An error an operation may answer with. */
@@ -62,3 +66,86 @@ export function envelope(error: Declared): Schema {
     },
   };
 }
+
+/** What an operation's errors are found from. */
+interface ErrorSources {
+  readonly middlewareErrors: readonly Declared[];
+  readonly endpoint: { readonly errors?: unknown } | undefined;
+  readonly components: Components;
+  readonly errorRendering: ErrorRendering;
+}
+
+/** The errors an operation may answer with, by status: its middleware's, the framework's, its own. */
+export function errorsByCode(input: ErrorSources, params: ParamsDeclaration): [number, Declared[]][] {
+  const errors: Declared[] = [
+    ...input.middlewareErrors,
+    // A body over the app's limit (or a part over its own) is refused before the endpoint runs.
+    ...(params.form !== undefined || params.json !== undefined ? [PAYLOAD_TOO_LARGE] : []),
+    ...(Object.keys(params) as (keyof ParamsDeclaration)[]).map((source) => ({
+      name: PARAM_ERROR_NAMES[source],
+      code: input.errorRendering.paramsStatus,
+      payload: input.components.schema("ParamErrorPayload", PARAM_ERROR_PAYLOAD),
+    })),
+    ...declaredErrors(input.endpoint?.errors as Record<string, ErrorClass<unknown>> | undefined),
+  ];
+  const byCode = new Map<number, Declared[]>();
+  for (const error of errors) {
+    const list = byCode.get(error.code) ?? [];
+    if (!list.some((known) => known.name === error.name)) list.push(error);
+    byCode.set(error.code, list);
+  }
+  return [...byCode].sort(([a], [b]) => a - b);
+}
+
+const NAME_HEADER: HeaderDoc = {
+  description: "The declared error this answer stands for (`UserNotFound`)",
+  required: true,
+  schema: { type: "string" },
+};
+
+/**
+ * The error answers, one per status: in JSON Portico's envelope (each error a component, several an
+ * anyOf), or the app's own body (one component, with the errors' names under `x-portico-errors` and
+ * in the `Portico-Error` header); in text and HTML, a string.
+ */
+export function errorResponses(
+  byCode: readonly [number, Declared[]][],
+  input: ErrorSources,
+  withHeaders: (response: Record<string, unknown>, headers?: Readonly<Record<string, HeaderDoc>>) => object,
+): Record<string, unknown> {
+  const { components } = input;
+  const own = input.errorRendering.body;
+  const ownSchema =
+    own === undefined
+      ? undefined
+      : components.schema(
+          own.name ?? "Error",
+          own.schema === undefined ? {} : jsonSchemaOf(declared(own.schema).schema),
+        );
+  const responses: Record<string, unknown> = {};
+  for (const [code, list] of byCode) {
+    const refs =
+      ownSchema === undefined ? list.map((error) => components.schema(error.name, envelope(error))) : [];
+    // Several envelopes are an anyOf: their names exclude each other, but one level down, which linters miss.
+    const content: Record<string, unknown> = {};
+    for (const mediaType of ERROR_MEDIA_TYPES)
+      content[mediaType] =
+        mediaType !== "application/json"
+          ? { schema: { type: "string" } }
+          : { schema: ownSchema ?? (refs.length === 1 ? refs[0] : { anyOf: refs }) };
+    // One answer per set of errors, written once: most operations share theirs.
+    const names = list.map((error) => error.name);
+    const response = withHeaders(
+      { description: names.join(", "), content },
+      ownSchema === undefined ? {} : { [toHeaderName(ERROR_NAME_HEADER)]: NAME_HEADER },
+    );
+    responses[String(code)] = components.response(
+      names.join("Or"),
+      ownSchema === undefined ? response : { ...response, [ERRORS_EXTENSION]: names },
+    );
+  }
+  return responses;
+}
+
+const toHeaderName = (name: string) =>
+  name.replace(/(^|-)([a-z])/g, (_, dash, letter) => dash + letter.toUpperCase());

@@ -10,6 +10,7 @@ import {
 } from "../context/route-doc.ts";
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
 import type { ErrorClass } from "../errors/define-error.ts";
+import { DEFAULT_RENDERING, type ErrorRendering } from "../errors/render-error.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import { toWords } from "../wire/contract.ts";
 import { Components } from "./components.ts";
@@ -69,7 +70,11 @@ export type OpenApiDocument = Record<string, unknown> & {
  * app.get("/openapi.json", () => Response.json(doc));
  */
 export function openapi(
-  app: { routes(): readonly RouteInfo[]; readonly requestIdHeader?: string },
+  app: {
+    routes(): readonly RouteInfo[];
+    readonly requestIdHeader?: string;
+    readonly errorRendering?: ErrorRendering;
+  },
   options: OpenApiOptions,
 ): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -110,6 +115,7 @@ export function openapi(
           responses: { ...declared.responses, ...doc.responses },
           doc,
           requestIdHeader: app.requestIdHeader ?? "x-request-id",
+          errorRendering: app.errorRendering ?? DEFAULT_RENDERING,
           components,
         }),
       };

@@ -4,22 +4,15 @@
 // component).
 import type { HeaderDoc, ResponseDoc, RouteDoc } from "../context/route-doc.ts";
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
-import type { ErrorClass } from "../errors/define-error.ts";
-import { ERROR_MEDIA_TYPES } from "../errors/render-error.ts";
+import type { ErrorRendering } from "../errors/render-error.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import { isBodySpec } from "../params/t.ts";
 import { declared } from "../schema/declared.ts";
 import type { SourceDeclaration } from "../schema/entries.ts";
 import type { Plan } from "../schema/plan.ts";
-import { MULTI_SEGMENT, PARAM_ERROR_NAMES } from "../wire/contract.ts";
+import { MULTI_SEGMENT } from "../wire/contract.ts";
 import { type Components, headerObject } from "./components.ts";
-import {
-  type Declared,
-  declaredErrors,
-  envelope,
-  PARAM_ERROR_PAYLOAD,
-  PAYLOAD_TOO_LARGE,
-} from "./error-responses.ts";
+import { type Declared, errorResponses, errorsByCode } from "./error-responses.ts";
 import { jsonSchemaOf, type Schema } from "./json-schema.ts";
 import { DECLARED_AS } from "./path-templates.ts";
 
@@ -38,12 +31,13 @@ export interface OperationInput {
   readonly doc: RouteDoc;
   /** The header every answer carries the request id in. */
   readonly requestIdHeader: string;
+  /** How the app renders its errors: its own body, the status of parameter errors. */
+  readonly errorRendering: ErrorRendering;
   readonly components: Components;
 }
 
 type Operation = Record<string, unknown>;
 
-const PARAM_ERRORS: Readonly<Record<keyof ParamsDeclaration, string>> = PARAM_ERROR_NAMES;
 // Where each string source goes in OpenAPI's parameters.
 const PLACES = [
   ["query", "query"],
@@ -90,23 +84,7 @@ export function operationOf(input: OperationInput): Operation {
       code === status ? { ...input.headers, ...headers } : headers,
     );
   }
-  for (const [code, list] of errorsByCode(input, params)) {
-    const refs = list.map((error) => components.schema(error.name, envelope(error)));
-    // Sent as the client's Accept asks: the envelope in JSON, or a line of text, or an HTML page. Several
-    // envelopes are an anyOf: their names exclude each other, but one level down, which linters miss.
-    const content: Record<string, unknown> = {};
-    for (const mediaType of ERROR_MEDIA_TYPES)
-      content[mediaType] =
-        mediaType === "application/json"
-          ? { schema: refs.length === 1 ? refs[0] : { anyOf: refs } }
-          : { schema: { type: "string" } };
-    // One answer per set of errors, written once: most operations share theirs.
-    const names = list.map((error) => error.name);
-    responses[String(code)] = components.response(
-      names.join("Or"),
-      withHeaders({ description: names.join(", "), content }),
-    );
-  }
+  Object.assign(responses, errorResponses(errorsByCode(input, params), input, withHeaders));
   operation.responses = responses;
   return operation;
 }
@@ -185,27 +163,6 @@ function requestBody(params: ParamsDeclaration): Record<string, unknown> | undef
 
 // The errors of an operation by status, each name once: its middleware's, the body limit's 413, the
 // parameter errors, the endpoint's.
-function errorsByCode(input: OperationInput, params: ParamsDeclaration): [number, Declared[]][] {
-  const errors: Declared[] = [
-    ...input.middlewareErrors,
-    // A body over the app's limit (or a part over its own) is refused before the endpoint runs.
-    ...(params.form !== undefined || params.json !== undefined ? [PAYLOAD_TOO_LARGE] : []),
-    ...(Object.keys(params) as (keyof ParamsDeclaration)[]).map((source) => ({
-      name: PARAM_ERRORS[source],
-      code: 400,
-      payload: input.components.schema("ParamErrorPayload", PARAM_ERROR_PAYLOAD),
-    })),
-    ...declaredErrors(input.endpoint?.errors as Record<string, ErrorClass<unknown>> | undefined),
-  ];
-  const byCode = new Map<number, Declared[]>();
-  for (const error of errors) {
-    const list = byCode.get(error.code) ?? [];
-    if (!list.some((known) => known.name === error.name)) list.push(error);
-    byCode.set(error.code, list);
-  }
-  return [...byCode].sort(([a], [b]) => a - b);
-}
-
 function success(endpoint: Endpoint<ParamsDeclaration> | undefined): Record<string, unknown> {
   if (endpoint === undefined) return { description: "Answered by a block handler: not declared" };
   if (endpoint.views.length === 0) return { description: "Success (no view declared)" };

@@ -33,6 +33,18 @@ export interface ErrorEnvelope {
   };
 }
 
+/**
+ * The response header naming the declared error (`UserNotFound`) when an app writes its own error body
+ * (`createApp({ errors: { body } })`), which may not say: sent by the server, read by the typed client.
+ */
+export const ERROR_NAME_HEADER = "portico-error";
+
+/**
+ * On an error response of the OpenAPI document, when the app writes its own error body: the declared
+ * errors the response stands for, by name. Written by the document, read by the client.
+ */
+export const ERRORS_EXTENSION = "x-portico-errors";
+
 // Error names are few (the declared ones): their words are remembered rather than found by three
 // regexp replacements per error response (2 % of a declared 404's CPU on Node). Bounded, for names
 // made at run time.
