@@ -52,7 +52,7 @@ const seconds = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
  *
  * @example
  * app.on("/api", (r) => r.use(rateLimit({ windowMs: 60_000, max: 100 })));
- * app.post("/login", Login).use(rateLimit({ windowMs: 15 * 60_000, max: 5, prefix: "login:" }));
+ * app.on("/login", (r) => r.use(rateLimit({ windowMs: 15 * 60_000, max: 5, prefix: "login:" })).post("/", Login));
  */
 export function rateLimit(
   options: RateLimitOptions,

@@ -120,7 +120,7 @@ test("jwt: a public key never verifies an HMAC token made with it (algorithm con
   const pem = publicKey.export({ type: "spki", format: "pem" }).toString();
   const rsa = jwt({ publicKey: pem, algorithms: ["RS256"] });
   const app = createApp();
-  app.get("/", (ctx) => Response.json(rsa.claims(ctx)), { name: "root" }).use(rsa);
+  app.use(rsa).get("/", (ctx) => Response.json(rsa.claims(ctx)));
   const good = await signJwt(
     { sub: "1" },
     { privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(), algorithm: "RS256" },
