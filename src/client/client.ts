@@ -157,14 +157,17 @@ function fromRoutes(routes: Routes, around: readonly unknown[]): Map<string, Ope
     Object.keys((middleware as { errors?: object }).errors ?? {}),
   );
   const operations = new Map<string, Operation>();
-  for (const [name, [method, pattern, handler]] of Object.entries(routes.entries)) {
+  for (const [name, [method, pattern, handler, own]] of Object.entries(routes.entries)) {
     // An endpoint carries its declared errors (a block handler is a function and declares none).
     const endpoint =
       typeof handler === "object" ? (handler as unknown as Endpoint<ParamsDeclaration>) : undefined;
     const errors = new Map<string, string>();
     const body = endpoint?.params?.form !== undefined || endpoint?.params?.json !== undefined;
-    const own = [...(body ? ["PayloadTooLarge"] : []), ...Object.keys(endpoint?.errors ?? {})];
-    for (const errorName of [...PARAM_ERRORS, ...shared, ...own]) {
+    const declared = [...(body ? ["PayloadTooLarge"] : []), ...Object.keys(endpoint?.errors ?? {})];
+    const around = (own?.use ?? []).flatMap((middleware) =>
+      Object.keys((middleware as { errors?: object }).errors ?? {}),
+    );
+    for (const errorName of [...PARAM_ERRORS, ...shared, ...around, ...declared]) {
       errors.set(toWords(errorName), errorName);
     }
     // A channel (`["WS", path, Channel]`) carries its messages, and its errors as an endpoint does.

@@ -27,6 +27,7 @@ export type {
   ConnectInput,
   DataOf,
   DeclaredErrors,
+  EntryUse,
   ErrorsOf,
   ErrorsOfMiddleware,
   IsRequired,

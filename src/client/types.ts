@@ -165,8 +165,18 @@ export type Client<TRoutes, TAround extends readonly unknown[] = readonly []> = 
   ? {
       readonly [K in keyof TEntries]: TEntries[K][0] extends "WS"
         ? ChannelMethod<TEntries[K][2]>
-        : ClientMethod<TEntries[K][2], TUse | TAround>;
+        : ClientMethod<TEntries[K][2], TUse | TAround | EntryUse<TEntries[K]>>;
     }
+  : never;
+
+/** The middleware of a route entry's own (`[method, path, handler, { use }]`), or `never`. */
+export type EntryUse<TEntry> = TEntry extends readonly [
+  unknown,
+  unknown,
+  unknown,
+  { readonly use: infer TUse },
+]
+  ? TUse
   : never;
 
 /** What `connect` takes: the channel's path and query values, and headers where the WebSocket allows them. */

@@ -15,6 +15,7 @@ import {
   type NamespaceCallback,
   NOT_FOUND_METHOD,
   newScope,
+  routeScope,
   type Scope,
   type ScopeErrorHandler,
   type ScopeNotFoundHandler,
@@ -38,6 +39,8 @@ export interface RouteOptions {
   readonly name?: string;
   /** What the OpenAPI document says of it (summary, tags, deprecated, hidden, other answers…). */
   readonly doc?: RouteDoc;
+  /** Middleware around this route only, inside its namespaces' (`{ use: [requireUser] }`). */
+  readonly use?: readonly Middleware<never>[];
 }
 
 /** Options of `on()`. */
@@ -272,7 +275,7 @@ export class Router<TEnv = RegisteredEnv> {
       method,
       path: joinPath(this.#prefix, path),
       handler: handler as Handler<never>,
-      scopes: this.#scopes,
+      scopes: options.use?.length ? [...this.#scopes, routeScope(options.use)] : this.#scopes,
       name: options.name,
       doc: options.doc,
     });

@@ -8,9 +8,20 @@ import {
 import type { RouteDoc } from "../context/route-doc.ts";
 import { createRouter, type Method, type Router } from "./create-router.ts";
 
-/** One named route: `[method, path, handler]`, or `["WS", path, Channel]`. */
-// biome-ignore lint/suspicious/noExplicitAny: any handler, whatever its environment type.
-export type RouteEntry = readonly [method: Method, path: string, handler: Handler<any> | Connectable];
+/**
+ * One named route: `[method, path, handler]`, or `["WS", path, Channel]`; a fourth element gives it
+ * middleware of its own (`[method, path, handler, { use: [requireUser] }]`), inside the routes object's.
+ */
+export type RouteEntry =
+  // biome-ignore lint/suspicious/noExplicitAny: any handler, whatever its environment type.
+  | readonly [method: Method, path: string, handler: Handler<any> | Connectable]
+  | readonly [
+      method: Method,
+      path: string,
+      // biome-ignore lint/suspicious/noExplicitAny: any handler, whatever its environment type.
+      handler: Handler<any> | Connectable,
+      options: { readonly use?: readonly Middleware<never>[] },
+    ];
 
 /** Options of {@link defineRoutes}. */
 export interface RoutesOptions<TUse extends readonly Middleware<never>[]> {
@@ -50,16 +61,24 @@ export function defineRoutes<
   for (const use of middleware) router.use(use);
   if (options.doc !== undefined) router.doc(options.doc);
   for (const [name, entry] of Object.entries(entries)) {
-    if (!Array.isArray(entry) || entry.length !== 3) {
-      throw new TypeError(`defineRoutes: route "${name}" must be [method, path, handler]`);
+    if (!Array.isArray(entry) || entry.length < 3 || entry.length > 4) {
+      throw new TypeError(
+        `defineRoutes: route "${name}" must be [method, path, handler] or [method, path, handler, { use }]`,
+      );
     }
-    const [method, path, handler] = entry;
+    const [method, path, handler, own] = entry as readonly [
+      Method,
+      string,
+      unknown,
+      { use?: readonly Middleware<never>[] }?,
+    ];
+    const use = own?.use ?? [];
     // `["WS", path, Channel]` routes a channel, named like the others (the typed client connects to it).
     if (isConnectable(handler)) {
       if (method !== "WS")
         throw new TypeError(`defineRoutes: route "${name}" is a channel: route it as "WS"`);
-      router.ws(path, handler as WsHandler<never>, { name });
-    } else router.route(method, path, handler as Handler<never>, { name });
+      router.ws(path, handler as WsHandler<never>, { name, use });
+    } else router.route(method, path, handler as Handler<never>, { name, use });
   }
   return Object.assign(router, { entries: Object.freeze({ ...entries }), middleware });
 }

@@ -48,3 +48,10 @@ export const NOT_FOUND_METHOD = "#not-found";
 export function newScope(): Scope {
   return { middleware: [], before: [], after: [] };
 }
+
+/** The scope of one route's own middleware (`route(…, { use })`). */
+export function routeScope(use: readonly Middleware<never>[]): Scope {
+  const scope = newScope();
+  scope.middleware.push(...use);
+  return scope;
+}

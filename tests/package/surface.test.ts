@@ -313,6 +313,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "IsRequired",
       "MayLeaveOut",
       "MiddlewareErrors",
+      "EntryUse",
       "OptionalSchema",
       "ParamErrorName",
       "ParamErrors",
