@@ -1,7 +1,7 @@
 // Installs the runtimes the test suite runs on (Bun, Node 22 and 24, workerd/Miniflare), pinned by
 // this folder's package-lock.json, unless the installed ones already match it.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -33,8 +33,20 @@ const systemPackages = [
   { name: "nats-server", binary: "/usr/sbin/nats-server" },
   // The TLS tests of the backplane drivers make their certificates with it.
   { name: "openssl", binary: "/usr/bin/openssl" },
+  // The RealWorld example's tests run it on a PostgreSQL server too (any version Debian has).
+  { name: "postgresql", binary: "/usr/lib/postgresql", isHere: postgresInstalled },
 ];
-const missing = systemPackages.filter(({ binary }) => !existsSync(binary)).map(({ name }) => name);
+function postgresInstalled() {
+  return (
+    existsSync("/usr/lib/postgresql") &&
+    readdirSync("/usr/lib/postgresql").some((version) =>
+      existsSync(`/usr/lib/postgresql/${version}/bin/postgres`),
+    )
+  );
+}
+const missing = systemPackages
+  .filter(({ binary, isHere }) => !(isHere ? isHere() : existsSync(binary)))
+  .map(({ name }) => name);
 if (missing.length > 0) {
   console.log(`Installing Debian packages (${missing.join(", ")})…`);
   const asRoot = process.getuid?.() === 0;

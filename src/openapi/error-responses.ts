@@ -14,10 +14,10 @@ import { jsonSchemaOf, type Schema } from "./json-schema.ts";
 export type Declared = { readonly name: string; readonly code: number; readonly payload: Schema };
 
 /** 413: a body over the app's limit (or a part over its own), refused before the endpoint runs. */
-export const PAYLOAD_TOO_LARGE: Declared = { name: "PayloadTooLarge", code: 413, payload: { type: "null" } };
+const PAYLOAD_TOO_LARGE: Declared = { name: "PayloadTooLarge", code: 413, payload: { type: "null" } };
 
 /** The payload of the parameter errors (400). */
-export const PARAM_ERROR_PAYLOAD: Schema = {
+const PARAM_ERROR_PAYLOAD: Schema = {
   type: "object",
   required: ["path", "issues"],
   properties: {
@@ -47,7 +47,7 @@ export function declaredErrors(errors: Record<string, ErrorClass<unknown>> | und
 }
 
 // Portico's error envelope: `{ error: { name, message, code, payload } }`, the name in words as sent.
-export function envelope(error: Declared): Schema {
+function envelope(error: Declared): Schema {
   return {
     title: error.name,
     type: "object",
