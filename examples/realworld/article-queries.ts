@@ -63,8 +63,25 @@ export async function listArticles(db: Queryable, filter: ArticleFilter, viewer:
   return { rows, count: total?.count ?? 0 };
 }
 
+const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * Runs `write` with a new slug for the title, again with another should the slug be taken already (one
+ * chance in 36^8 for each article with the same title).
+ */
+export async function withSlug<T>(title: string, write: (slug: string) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write(slugify(title));
+    } catch (error) {
+      const { code, constraint } = error as { code?: string; constraint?: string };
+      if (attempt === 3 || code !== "23505" || constraint !== "articles_slug_key") throw error;
+    }
+  }
+}
+
 /** A slug from a title: lower-case words joined by dashes, and a random suffix that keeps it unique. */
-export function slugify(title: string): string {
+function slugify(title: string): string {
   const words = title
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -72,8 +89,8 @@ export function slugify(title: string): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 80);
-  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(36).padStart(2, "0"))
-    .join("")
-    .slice(0, 6);
+  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => ALPHABET[byte % 36]).join(
+    "",
+  );
   return words === "" ? suffix : `${words}-${suffix}`;
 }

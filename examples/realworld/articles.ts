@@ -2,7 +2,7 @@
 // authors, one article, create, update and delete (by its author only), favorite and unfavorite.
 import { defineEndpoint, type RouteEntry, t } from "portico";
 import * as v from "valibot";
-import { articleBySlug, listArticles, slugify } from "./article-queries.ts";
+import { articleBySlug, listArticles, withSlug } from "./article-queries.ts";
 import { type Auth, Forbidden, NotFound } from "./auth.ts";
 import type { Database } from "./db.ts";
 import { ArticlesView, ArticleView } from "./views.ts";
@@ -101,10 +101,12 @@ export function articleRoutes(db: Database, auth: Auth) {
     async call(ep) {
       const who = me(ep.context);
       const { title, description, body, tagList } = ep.params.json.article;
-      const [created] = await db.query<{ slug: string }>(
-        `INSERT INTO articles (slug, title, description, body, tag_list, author_id)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING slug`,
-        [slugify(title), title, description, body, tagList, who],
+      const [created] = await withSlug(title, (slug) =>
+        db.query<{ slug: string }>(
+          `INSERT INTO articles (slug, title, description, body, tag_list, author_id)
+           VALUES ($1, $2, $3, $4, $5, $6) RETURNING slug`,
+          [slug, title, description, body, tagList, who],
+        ),
       );
       ep.header("location", `/api/articles/${created!.slug}`);
       return ArticleView(await found(created!.slug, who));
@@ -133,12 +135,17 @@ export function articleRoutes(db: Database, auth: Auth) {
       const article = await owned(ep.params.path.slug, who);
       const { title, description, body } = ep.params.json.article;
       // A new title makes a new slug.
-      const slug = title !== undefined && title !== article.title ? slugify(title) : article.slug;
-      await db.query(
-        `UPDATE articles SET slug = $2, title = coalesce($3, title), description = coalesce($4, description),
-           body = coalesce($5, body), updated_at = now() WHERE id = $1`,
-        [article.id, slug, title ?? null, description ?? null, body ?? null],
-      );
+      const update = (slug: string) =>
+        db.query<{ slug: string }>(
+          `UPDATE articles SET slug = $2, title = coalesce($3, title), description = coalesce($4, description),
+             body = coalesce($5, body), updated_at = now() WHERE id = $1 RETURNING slug`,
+          [article.id, slug, title ?? null, description ?? null, body ?? null],
+        );
+      const [{ slug }] = (
+        title !== undefined && title !== article.title
+          ? await withSlug(title, update)
+          : await update(article.slug)
+      ) as [{ slug: string }];
       return ArticleView(await found(slug, who));
     },
   });
