@@ -109,10 +109,10 @@ writePage(
     "The app on Node 24 pinned to one core (portico compiled, from dist/; the example's TypeScript stripped by",
     "Node), wrk on the other core, on this 2-core machine. 20 articles by one author, a third of them favorited",
     "by the reader; the token is the reader's (so each listed article also says whether the reader favorited",
-    "it and follows its author). The POST adds an article per request (the table grows during the run).
-PGlite is PostgreSQL compiled to WebAssembly inside the app's process: one connection, its queries one
-at a time on the app's core — the tail latency is queueing behind it. The PostgreSQL server is not pinned:
-it shares the two cores with the app and wrk.",
+    "it and follows its author). The POST adds an article per request (the table grows during the run).",
+    "PGlite is PostgreSQL compiled to WebAssembly inside the app's process: one connection, its queries one",
+    "at a time on the app's core — the tail latency is queueing behind it. The PostgreSQL server is not pinned:",
+    "it shares the two cores with the app and wrk.",
     "",
     ...rows,
   ],

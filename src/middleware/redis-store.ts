@@ -22,6 +22,9 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
 
+const REDIS: string = "redis";
+type RedisModule = { createClient(options: { url: string; disableOfflineQueue: boolean }): unknown };
+
 type Client = {
   connect(): Promise<unknown>;
   close?(): Promise<unknown>;
@@ -47,7 +50,13 @@ export function redisStore(options: RedisStoreOptions): KeyValueStore {
   let client: Promise<Client> | undefined;
   let closed = false;
   // The package is loaded once, before any timing: a first request does not pay its loading as a timeout.
-  const module = optionalPeer("redis", "redisStore() of portico/middleware", () => import("redis"));
+  const module = optionalPeer(
+    "redis",
+    "redisStore() of portico/middleware",
+    // Named through a variable: a bundler must not pull the Redis client (and Node's net) into every
+    // app that imports portico/middleware (a Worker would not build).
+    () => import(/* @vite-ignore */ REDIS) as Promise<RedisModule>,
+  );
   module.catch(() => {});
   const open = (redis: Awaited<typeof module>): Promise<Client> => {
     client ??= (async () => {

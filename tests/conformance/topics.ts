@@ -16,6 +16,7 @@ import { pubsub } from "./topics/pubsub.ts";
 import { recovery } from "./topics/recovery.ts";
 import { requests } from "./topics/requests.ts";
 import { seams } from "./topics/seams.ts";
+import { tokens } from "./topics/tokens.ts";
 import { validators } from "./topics/validators.ts";
 import { websockets } from "./topics/websockets.ts";
 
@@ -31,6 +32,7 @@ export const TOPICS: readonly Topic[] = [
   api,
   websockets,
   channels,
+  tokens,
   edges,
   hostile,
   batteries,

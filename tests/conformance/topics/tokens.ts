@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import * as v from "valibot";
+import { jwt, signJwt } from "../../../src/middleware/jwt.ts";
+import { rateLimit } from "../../../src/middleware/mod.ts";
+import { defineEndpoint } from "../../../src/mod.ts";
+import type { Topic } from "../suite.ts";
+
+const SECRET = "conformance-secret-of-at-least-32-bytes";
+const auth = jwt({
+  secret: SECRET,
+  algorithms: ["HS256"],
+  scheme: "Token",
+  audience: "conformance",
+  claims: v.object({ sub: v.string(), role: v.picklist(["reader", "writer"]) }),
+});
+const Me = defineEndpoint({
+  call: (ep) => Response.json({ sub: auth.claims(ep.context).sub, role: auth.claims(ep.context).role }),
+});
+const b64 = (text: string) => btoa(text).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+
+/** portico/jwt and rateLimit() on every runtime: WebCrypto through jose, a store in the instance. */
+export const tokens: Topic = {
+  name: "JWT and rate limits",
+  routes(app) {
+    app.get("/tokens/me", Me, { use: [auth] });
+    app.on("/tokens/limited", (r) =>
+      r
+        .use(
+          rateLimit({
+            windowMs: 60_000,
+            max: 2,
+            key: (ctx) => ctx.request.header("x-client") ?? "anonymous",
+          }),
+        )
+        .get("/", () => new Response("counted")),
+    );
+  },
+  cases: [
+    {
+      name: "jwt: a valid token's typed claims reach the endpoint; expired, unsigned or foreign ones are 401s saying why",
+      async run(c) {
+        const sign = (
+          claims: Record<string, unknown>,
+          options: { expiresIn?: number; secret?: string } = {},
+        ) =>
+          signJwt(claims, {
+            secret: options.secret ?? SECRET,
+            audience: "conformance",
+            expiresIn: options.expiresIn ?? 60,
+          });
+        const good = await c.fetch("/tokens/me", {
+          headers: { authorization: `Token ${await sign({ sub: "7", role: "writer" })}` },
+        });
+        assert.deepEqual([good.status, await good.json()], [200, { sub: "7", role: "writer" }]);
+        const refusals: [string, string][] = [
+          [await sign({ sub: "7", role: "writer" }, { expiresIn: -5 }), "The token has expired"],
+          [await sign({ sub: "7", role: "writer" }, { secret: `${SECRET}!` }), "The token is not valid"],
+          [await sign({ sub: "7", role: "admin" }), "The token's claims are not as expected"],
+          [
+            `${b64('{"alg":"none"}')}.${b64('{"sub":"7","role":"writer","aud":"conformance"}')}.`,
+            "The token is not valid",
+          ],
+        ];
+        for (const [token, why] of refusals) {
+          const refused = await c.fetch("/tokens/me", { headers: { authorization: `Token ${token}` } });
+          await refused.arrayBuffer();
+          assert.equal(refused.status, 401, why);
+          assert.equal(
+            refused.headers.get("www-authenticate"),
+            `Token realm="api", error="invalid_token", error_description="${why}"`,
+          );
+        }
+        const none = await c.fetch("/tokens/me");
+        await none.arrayBuffer();
+        assert.deepEqual([none.status, none.headers.get("www-authenticate")], [401, 'Token realm="api"']);
+      },
+    },
+    {
+      name: "rateLimit: two requests a window per client, the headers on each, then a 429 with Retry-After",
+      async run(c) {
+        const client = crypto.randomUUID();
+        const seen: [number, string | null, string | null][] = [];
+        for (let i = 0; i < 3; i++) {
+          const response = await c.fetch("/tokens/limited", { headers: { "x-client": client } });
+          await response.arrayBuffer();
+          seen.push([
+            response.status,
+            response.headers.get("ratelimit-remaining"),
+            response.headers.get("retry-after"),
+          ]);
+        }
+        assert.deepEqual(seen, [
+          [200, "1", null],
+          [200, "0", null],
+          [429, "0", "60"],
+        ]);
+        const other = await c.fetch("/tokens/limited", { headers: { "x-client": crypto.randomUUID() } });
+        assert.deepEqual([other.status, await other.text()], [200, "counted"]);
+      },
+    },
+  ],
+};
