@@ -2,8 +2,10 @@
 import type { Limits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
 import type { AddressLookup } from "../context/request-info.ts";
-import type { ErrorBody } from "../errors/error-body.ts";
-import type { ErrorFormat, ErrorRendering } from "../errors/render-error.ts";
+import type { ErrorRenderingOptions } from "../errors/rendering.ts";
+
+export type { ErrorRenderingOptions } from "../errors/rendering.ts";
+
 import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
 import { type HistoryOptions, type PubSubDriver, TopicHub } from "../pubsub/hub.ts";
 import type { PresenceOptions } from "../pubsub/presence.ts";
@@ -83,37 +85,4 @@ export function topicHub(options: AppOptions): TopicHub {
     options.history,
     options.presence,
   );
-}
-
-/** How an app renders its error responses (`createApp({ errors })`). */
-export interface ErrorRenderingOptions {
-  /**
-   * What an error is sent as when the client's `Accept` names none of `text/plain`, `application/json`
-   * and `text/html` (or is absent, or accepts any type), or ranks them equal: `"text"` (the default, readable
-   * in a terminal) or `"json"` (the envelope `{ error: { name, message, code, payload } }`, what
-   * generated API clients expect). A client that asks for one format gets it either way.
-   */
-  readonly format?: ErrorFormat;
-  /**
-   * The app's own JSON error body instead of Portico's envelope (`defineErrorBody({ schema, render })`):
-   * what an API spec prescribes. The OpenAPI document shows its schema; each error response also
-   * carries `Portico-Error: <declared name>`, which the typed client reads.
-   */
-  readonly body?: ErrorBody;
-  /** The status of parameter errors (default 400; 422 where an API spec says so). */
-  readonly paramsStatus?: number;
-}
-
-/** How an app with these options renders its errors, checked. */
-export function errorRenderingOf(options: ErrorRenderingOptions | undefined): ErrorRendering {
-  const format = options?.format ?? "text";
-  if (format !== "text" && format !== "json")
-    throw new TypeError(`createApp: errors.format must be "text" or "json", got ${JSON.stringify(format)}`);
-  const paramsStatus = options?.paramsStatus ?? 400;
-  if (!Number.isInteger(paramsStatus) || paramsStatus < 400 || paramsStatus > 499)
-    throw new TypeError(`createApp: errors.paramsStatus must be a 4xx status, got ${String(paramsStatus)}`);
-  const body = options?.body;
-  if (body !== undefined && typeof body.render !== "function")
-    throw new TypeError("createApp: errors.body must be made by defineErrorBody({ schema, render })");
-  return Object.freeze({ format, body, paramsStatus });
 }

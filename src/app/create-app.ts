@@ -2,6 +2,7 @@ import type { Context, ExecutionContext, RegisteredEnv } from "../context/contex
 import { resolveLimits } from "../context/limits.ts";
 import type { Recovery } from "../context/socket.ts";
 import type { ErrorRendering } from "../errors/render-error.ts";
+import { errorRenderingOf } from "../errors/rendering.ts";
 import type { ControlTarget } from "../pubsub/control.ts";
 import type { PubSubStats, TopicHealth } from "../pubsub/hub.ts";
 import type { PresenceEvent, PresenceState } from "../pubsub/presence.ts";
@@ -12,7 +13,7 @@ import { NOT_FOUND_METHOD, newScope } from "../router/scope.ts";
 import { NO_RUNTIME, type Runtime, type RuntimeFetch, type TopicMessage } from "../runtime/runtime.ts";
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/bun-handlers.ts";
 import { checkCloseCode } from "../ws/socket-controller.ts";
-import { type AppOptions, addressLookup, errorRenderingOf, topicHub } from "./app-options.ts";
+import { type AppOptions, addressLookup, topicHub } from "./app-options.ts";
 import { type AppRoute, type AppState, consoleLogger, type Logger } from "./app-state.ts";
 import { closeApp } from "./close-app.ts";
 import { dispatch } from "./dispatch.ts";

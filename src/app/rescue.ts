@@ -2,6 +2,7 @@ import type { Context } from "../context/context.ts";
 import { nonceIfAny } from "../context/csp-nonce.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { isErrorStatus, renderError } from "../errors/render-error.ts";
+import { renderingFor } from "../errors/rendering.ts";
 import { appendVary } from "../http/vary.ts";
 import type { Scope } from "../router/scope.ts";
 import { isView } from "../view/define-view.ts";
@@ -28,8 +29,8 @@ export function rescue(
     const own = scopes[i]!.onError;
     if (own) handlers.push(own as (error: unknown, ctx: Context) => unknown);
   }
-  if (handlers.length > 0) return rescueWithHandlers(state, ctx, error, handlers);
-  renderDefault(state, ctx, error);
+  if (handlers.length > 0) return rescueWithHandlers(state, ctx, error, handlers, scopes);
+  renderDefault(state, ctx, error, scopes);
 }
 
 async function rescueWithHandlers(
@@ -37,6 +38,7 @@ async function rescueWithHandlers(
   ctx: Context,
   error: unknown,
   handlers: readonly ((error: unknown, ctx: Context) => unknown)[],
+  scopes: readonly Scope[],
 ): Promise<void> {
   const response = ctx.response;
   for (const handler of handlers) {
@@ -61,14 +63,19 @@ async function rescueWithHandlers(
       state.logger.error(`[portico] onError handler failed for request ${ctx.request.id}`, handlerError);
     }
   }
-  renderDefault(state, ctx, error);
+  renderDefault(state, ctx, error, scopes);
 }
 
 /**
  * The default rendering, written into ctx.response so that it is built (and sent) like any response,
  * keeping the headers middleware set before the error. Logs anything that is not a declared HTTP error.
  */
-export function renderDefault(state: AppState, ctx: Context, error: unknown): void {
+export function renderDefault(
+  state: AppState,
+  ctx: Context,
+  error: unknown,
+  scopes: readonly Scope[] = [],
+): void {
   if (!(isHttpError(error) && isErrorStatus(error.code))) {
     state.logger.error(`[portico] request ${ctx.request.id} failed`, error);
   }
@@ -81,7 +88,7 @@ export function renderDefault(state: AppState, ctx: Context, error: unknown): vo
       ctx.request.id,
       state.verbose,
       nonceIfAny(ctx),
-      state.errorRendering,
+      scopes.length > 1 ? renderingFor(state.errorRendering, scopes) : state.errorRendering,
     );
     response.status = rendered.status;
     response.body = rendered.body;

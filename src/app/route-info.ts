@@ -2,6 +2,7 @@
 // around it and what it says of itself — read by `openapi()` and `asyncapi()`.
 import type { Handler, Middleware, WsHandler } from "../context/handler.ts";
 import { mergeDocs, type RouteDoc } from "../context/route-doc.ts";
+import type { ErrorRenderingOptions } from "../errors/rendering.ts";
 import type { RouteRecord } from "../router/create-router.ts";
 import { ANY_METHOD, WS_METHOD } from "../router/route-table.ts";
 
@@ -21,6 +22,8 @@ export interface RouteInfo {
   readonly middleware: readonly Middleware<never>[];
   /** What its namespaces and its registration say of it for the OpenAPI document (merged). */
   readonly doc: RouteDoc;
+  /** How its namespaces render its errors (`on(…, { errors })`), outermost first, over the app's. */
+  readonly errors: readonly ErrorRenderingOptions[];
 }
 
 /** The listing of a registered route. */
@@ -32,6 +35,9 @@ export function routeInfo(record: RouteRecord): RouteInfo {
     handler: record.handler,
     ...(record.name === undefined ? {} : { name: record.name }),
     middleware: Object.freeze(record.scopes.flatMap((scope) => scope.middleware)),
+    errors: Object.freeze(
+      record.scopes.flatMap((scope) => (scope.errors === undefined ? [] : [scope.errors])),
+    ),
     // Read when asked: a namespace may be documented after its routes are added.
     get doc() {
       return mergeDocs([...record.scopes.map((scope) => scope.doc), record.doc]);

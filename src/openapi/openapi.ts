@@ -11,6 +11,7 @@ import {
 import type { Endpoint } from "../endpoint/define-endpoint.ts";
 import type { ErrorClass } from "../errors/define-error.ts";
 import { DEFAULT_RENDERING, type ErrorRendering } from "../errors/render-error.ts";
+import { renderingFor } from "../errors/rendering.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import { toWords } from "../wire/contract.ts";
 import { Components } from "./components.ts";
@@ -115,7 +116,10 @@ export function openapi(
           responses: { ...declared.responses, ...doc.responses },
           doc,
           requestIdHeader: app.requestIdHeader ?? "x-request-id",
-          errorRendering: app.errorRendering ?? DEFAULT_RENDERING,
+          errorRendering: renderingFor(
+            app.errorRendering ?? DEFAULT_RENDERING,
+            route.errors.map((errors) => ({ errors })),
+          ),
           components,
         }),
       };

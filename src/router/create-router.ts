@@ -7,6 +7,7 @@ import {
   type WsHandler,
 } from "../context/handler.ts";
 import { mergeDocs, type RouteDoc } from "../context/route-doc.ts";
+import { type ErrorRenderingOptions, errorRenderingOf } from "../errors/rendering.ts";
 import { TOKEN } from "../wire/contract.ts";
 import { joinPath } from "./join-path.ts";
 import { ANY_METHOD, WS_METHOD } from "./route-table.ts";
@@ -47,6 +48,8 @@ export interface RouteOptions {
 export interface NamespaceOptions {
   /** What the OpenAPI document says of every route under it (tags add up; deprecated and hidden stay). */
   readonly doc?: RouteDoc;
+  /** How its routes' errors are rendered, over the app's (`{ format: "json", body, paramsStatus: 422 }`). */
+  readonly errors?: ErrorRenderingOptions;
 }
 
 /** Where a router puts the routes registered on it. */
@@ -163,6 +166,7 @@ export class Router<TEnv = RegisteredEnv> {
   on(prefix: string, build: (router: Router<TEnv>) => unknown, options: NamespaceOptions = {}): this {
     const scope = newScope();
     scope.doc = options.doc;
+    if (options.errors !== undefined) errorRenderingOf((scope.errors = options.errors));
     const child = new Router<TEnv>(
       joinPath(this.#prefix, prefix),
       [...this.#scopes, scope],

@@ -4,6 +4,7 @@ import type { Context, RegisteredEnv } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
 import type { RouteDoc } from "../context/route-doc.ts";
 import type { EndpointHelpers } from "../endpoint/endpoint-instance.ts";
+import type { ErrorRenderingOptions } from "../errors/rendering.ts";
 
 /**
  * Runs before or after the `call` of every endpoint of a namespace, with the endpoint instance (what
@@ -28,6 +29,8 @@ export interface Scope {
   onError?: ScopeErrorHandler<never> | undefined;
   /** What the OpenAPI document says of every route under it (tags, deprecated, hidden…). */
   doc?: RouteDoc | undefined;
+  /** How its routes' errors are rendered, over the app's and outer namespaces' (checked when given). */
+  errors?: ErrorRenderingOptions | undefined;
 }
 
 /**

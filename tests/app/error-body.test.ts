@@ -175,3 +175,29 @@ test("errors.body: the typed client tells the declared errors apart, from the ro
     else assert.fail("locked was accepted");
   }
 });
+
+test("on(prefix, build, { errors }): a namespace renders its routes' errors its own way, over the app's", async () => {
+  const app = createApp();
+  app.on("/api", (r) => r.mount("/", api), { errors: { format: "json", body: conduit, paramsStatus: 422 } });
+  app.get("/page", () => {
+    throw new Error("hidden");
+  });
+  const inApi = await post(app as never, "{");
+  assert.equal(inApi.status, 422);
+  assert.deepEqual(Object.keys((await inApi.json()) as Json), ["errors"]);
+  // Outside it, the app's own rendering: text by default, Portico's envelope in JSON, 400.
+  const page = await app.request("/page");
+  assert.deepEqual(
+    [page.status, page.headers.get("content-type"), page.headers.get("portico-error")],
+    [500, "text/plain; charset=utf-8", null],
+  );
+  await page.arrayBuffer();
+  const outside = createApp();
+  outside.mount("/api", api);
+  assert.equal((await post(outside as never, "{")).status, 400);
+  // The document follows each route's rendering.
+  const document = openapi(app, { info: { title: "t", version: "1" } }) as Json;
+  assert.ok(document.paths["/api/users"].post.responses["422"]);
+  assert.ok(document.components.schemas.GenericErrorModel);
+  assert.throws(() => createApp().on("/x", () => {}, { errors: { paramsStatus: 99 } }), /4xx status/);
+});
