@@ -124,7 +124,10 @@ async function importKey(
   if (typeof key === "string")
     return kind === "public" ? jose.importSPKI(key, algorithm) : jose.importPKCS8(key, algorithm);
   if (isCryptoKey(key)) return key;
-  return (await jose.importJWK(key as Jose.JWK, algorithm)) as CryptoKey;
+  const imported: CryptoKey | Uint8Array = await jose.importJWK(key as Jose.JWK, algorithm);
+  if (imported instanceof Uint8Array)
+    throw new TypeError("portico/jwt: that JWK is a secret, not a key pair's key");
+  return imported;
 }
 
 function isCryptoKey(key: CryptoKey | JsonWebKey | string): key is CryptoKey {

@@ -7,9 +7,13 @@ import {
   type WsHandler,
 } from "../context/handler.ts";
 import { mergeDocs, type RouteDoc } from "../context/route-doc.ts";
-import { type ErrorRenderingOptions, errorRenderingOf } from "../errors/rendering.ts";
+import { errorRenderingOf } from "../errors/rendering.ts";
 import { TOKEN } from "../wire/contract.ts";
 import { joinPath } from "./join-path.ts";
+import type { NamespaceOptions, RouteOptions } from "./route-options.ts";
+
+export type { NamespaceOptions, RouteOptions } from "./route-options.ts";
+
 import { ANY_METHOD, WS_METHOD } from "./route-table.ts";
 import {
   callbackAdded,
@@ -32,24 +36,6 @@ export interface RouteRecord {
   readonly name?: string | undefined;
   /** The route's own documentation (`route(…, { doc })`). */
   readonly doc?: RouteDoc | undefined;
-}
-
-/** Options of `route()`. */
-export interface RouteOptions {
-  /** Names the route (unique in the app): the OpenAPI `operationId`, the client's method name. */
-  readonly name?: string;
-  /** What the OpenAPI document says of it (summary, tags, deprecated, hidden, other answers…). */
-  readonly doc?: RouteDoc;
-  /** Middleware around this route only, inside its namespaces' (`{ use: [requireUser] }`). */
-  readonly use?: readonly Middleware<never>[];
-}
-
-/** Options of `on()`. */
-export interface NamespaceOptions {
-  /** What the OpenAPI document says of every route under it (tags add up; deprecated and hidden stay). */
-  readonly doc?: RouteDoc;
-  /** How its routes' errors are rendered, over the app's (`{ format: "json", body, paramsStatus: 422 }`). */
-  readonly errors?: ErrorRenderingOptions;
 }
 
 /** Where a router puts the routes registered on it. */
@@ -166,7 +152,9 @@ export class Router<TEnv = RegisteredEnv> {
   on(prefix: string, build: (router: Router<TEnv>) => unknown, options: NamespaceOptions = {}): this {
     const scope = newScope();
     scope.doc = options.doc;
-    if (options.errors !== undefined) errorRenderingOf((scope.errors = options.errors));
+    // Checked now, where the mistake is; overlaid on the app's when a route's error renders.
+    if (options.errors !== undefined) errorRenderingOf(options.errors);
+    scope.errors = options.errors;
     const child = new Router<TEnv>(
       joinPath(this.#prefix, prefix),
       [...this.#scopes, scope],
