@@ -112,6 +112,8 @@ export function createClient<
     const type = response.headers.get("content-type") ?? "";
     const data: unknown = /[/+]json\b/i.test(type) ? await response.json() : await response.text();
     if (response.ok) return { ok: true, status: response.status, data };
+    if (/^application\/problem\+json\b/i.test(type))
+      return { ok: false, status: response.status, error: fromProblem(data, response.status, errors) };
     const envelope = (data as SentEnvelope | undefined)?.error;
     // The envelope names the error; an app's own error body may not, and the header does.
     const named = response.headers.get(ERROR_NAME_HEADER);
@@ -150,6 +152,27 @@ export function createClient<
           })
         : undefined,
   }) as Client<TRoutes, TAround>;
+}
+
+// RFC 9457 Problem Details: the declared name in `name`, the message in `detail`, the payload's fields
+// beside the standard members.
+function fromProblem(data: unknown, status: number, errors: ReadonlyMap<string, string>) {
+  const {
+    type: _type,
+    title: _title,
+    status: _status,
+    detail,
+    instance: _instance,
+    name,
+    ...rest
+  } = (data ?? {}) as Record<string, unknown>;
+  const known = typeof name === "string" ? errors.get(toWords(name)) : undefined;
+  return {
+    name: known ?? "HttpError",
+    code: status,
+    message: typeof detail === "string" ? detail : null,
+    payload: known === undefined ? data : Object.keys(rest).length > 0 ? rest : null,
+  };
 }
 
 function fromRoutes(routes: Routes, around: readonly unknown[]): Map<string, Operation> {

@@ -14,17 +14,31 @@ export interface RenderedError {
   readonly headers: Record<string, string> | undefined;
 }
 
-const MEDIA_TYPES = ["text/plain", "application/json", "text/html"] as const;
-const CONTENT_TYPES = ["text/plain; charset=utf-8", "application/json", "text/html; charset=utf-8"] as const;
-// The same, JSON first: sent when `Accept` names none of them, or ranks them equal.
-const JSON_FIRST = ["application/json", "text/plain", "text/html"] as const;
-const FROM_JSON_FIRST = [1, 0, 2] as const;
+// The formats an error is written in: text, Portico's JSON envelope (or the app's own body), an HTML
+// page, and RFC 9457 Problem Details.
+const MEDIA_TYPES = ["text/plain", "application/json", "text/html", "application/problem+json"] as const;
+const CONTENT_TYPES = [
+  "text/plain; charset=utf-8",
+  "application/json",
+  "text/html; charset=utf-8",
+  "application/problem+json",
+] as const;
+// Each preferred format's order: the first is sent when `Accept` names none of them, or ranks them equal.
+const ORDERS = { text: [0, 1, 2, 3], json: [1, 0, 2, 3], problem: [3, 1, 0, 2] } as const;
+const ORDERED = {
+  text: ORDERS.text.map((i) => MEDIA_TYPES[i]),
+  json: ORDERS.json.map((i) => MEDIA_TYPES[i]),
+  problem: ORDERS.problem.map((i) => MEDIA_TYPES[i]),
+};
 
 /** The media types an error can be sent in (for the OpenAPI document), and their content types. */
 export const ERROR_MEDIA_TYPES: readonly string[] = MEDIA_TYPES;
 
-/** What an app sends an error as when the client's `Accept` names none of the formats (`createApp({ errors })`). */
-export type ErrorFormat = "text" | "json";
+/**
+ * What an app sends an error as when the client's `Accept` names none of the formats
+ * (`createApp({ errors })`): text, JSON, or Problem Details (`application/problem+json`).
+ */
+export type ErrorFormat = "text" | "json" | "problem";
 
 /** How an app renders its errors, resolved from `createApp({ errors })`. */
 export interface ErrorRendering {
@@ -62,10 +76,7 @@ export function renderError(
   const shown: HttpError = known ? error : internalError(error, verbose);
   const stack = !known && verbose && error instanceof Error ? error.stack : undefined;
   const code = shown instanceof ParamsError ? rendering.paramsStatus : shown.code;
-  const format =
-    rendering.format === "json"
-      ? FROM_JSON_FIRST[Math.max(pickMediaType(accept, JSON_FIRST), 0)]!
-      : Math.max(pickMediaType(accept, MEDIA_TYPES), 0);
+  const format = ORDERS[rendering.format][Math.max(pickMediaType(accept, ORDERED[rendering.format]), 0)]!;
   const title = `${code} ${toWords(shown.name)}`;
   let headers = shown.headers;
   let body: string;
@@ -73,7 +84,9 @@ export function renderError(
     // The typed client reads which declared error it was here, since the app's body may not say.
     headers = { ...headers, [ERROR_NAME_HEADER]: shown.name };
   }
-  if (format === 1 && rendering.body !== undefined) {
+  if (format === 3) {
+    body = toJSON(problem(shown, code, requestId, stack));
+  } else if (format === 1 && rendering.body !== undefined) {
     const issues = shown instanceof ParamsError ? shown.payload.issues : [];
     body = toJSON(
       rendering.body.render({
@@ -102,6 +115,35 @@ export function renderError(
   }
   return { status: code, body, contentType: CONTENT_TYPES[format]!, headers };
 }
+
+// RFC 9457: the standard members, the declared name, and the payload's fields as extension members
+// (never over a standard member).
+function problem(error: HttpError, status: number, requestId: string, stack: string | undefined): object {
+  const details: Record<string, unknown> = {};
+  const payload = error.payload;
+  if (payload !== null && typeof payload === "object" && !Array.isArray(payload))
+    for (const [key, value] of Object.entries(payload)) if (!PROBLEM_MEMBERS.has(key)) details[key] = value;
+  return {
+    type: "about:blank",
+    title: toWords(error.name),
+    status,
+    ...(error.message === undefined ? {} : { detail: error.message }),
+    instance: requestId,
+    name: error.name,
+    ...details,
+    ...(stack === undefined ? {} : { stack }),
+  };
+}
+
+/** The members RFC 9457 defines, and the declared name Portico adds: a payload field never replaces one. */
+export const PROBLEM_MEMBERS: ReadonlySet<string> = new Set([
+  "type",
+  "title",
+  "status",
+  "detail",
+  "instance",
+  "name",
+]);
 
 function internalError(error: unknown, verbose: boolean): HttpError {
   const message = verbose ? errorSummary(error) : undefined;

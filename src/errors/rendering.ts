@@ -30,8 +30,8 @@ export function errorRenderingOf(
   over: ErrorRendering = DEFAULT_RENDERING,
 ): ErrorRendering {
   const format = options?.format ?? over.format;
-  if (format !== "text" && format !== "json")
-    throw new TypeError(`errors.format must be "text" or "json", got ${JSON.stringify(format)}`);
+  if (format !== "text" && format !== "json" && format !== "problem")
+    throw new TypeError(`errors.format must be "text", "json" or "problem", got ${JSON.stringify(format)}`);
   const paramsStatus = options?.paramsStatus ?? over.paramsStatus;
   if (!Number.isInteger(paramsStatus) || paramsStatus < 400 || paramsStatus > 499)
     throw new TypeError(`errors.paramsStatus must be a 4xx status, got ${String(paramsStatus)}`);

@@ -2,7 +2,7 @@
 // envelope, and the ones the framework itself answers with.
 import type { HeaderDoc } from "../context/route-doc.ts";
 import type { ErrorClass } from "../errors/define-error.ts";
-import { ERROR_MEDIA_TYPES, type ErrorRendering } from "../errors/render-error.ts";
+import { ERROR_MEDIA_TYPES, type ErrorRendering, PROBLEM_MEMBERS } from "../errors/render-error.ts";
 import type { ParamsDeclaration } from "../params/parse-params.ts";
 import { declared } from "../schema/declared.ts";
 import type { Entries } from "../schema/entries.ts";
@@ -67,6 +67,39 @@ function envelope(error: Declared): Schema {
   };
 }
 
+// RFC 9457 Problem Details of one error: the standard members, its declared name, its payload's fields.
+function problem(error: Declared): Schema {
+  // The one payload kept as a reference is the parameter errors' (read here as what it names).
+  const payload = ("$ref" in error.payload ? PARAM_ERROR_PAYLOAD : error.payload) as {
+    properties?: Record<string, Schema>;
+    required?: string[];
+  };
+  const extensions = Object.fromEntries(
+    Object.entries(payload.properties ?? {}).filter(([key]) => !PROBLEM_MEMBERS.has(key)),
+  );
+  return {
+    title: `${error.name} (Problem Details)`,
+    type: "object",
+    required: [
+      "type",
+      "title",
+      "status",
+      "instance",
+      "name",
+      ...(payload.required ?? []).filter((key) => key in extensions),
+    ],
+    properties: {
+      type: { type: "string", format: "uri-reference" },
+      title: { const: toWords(error.name) },
+      status: { const: error.code },
+      detail: { type: "string" },
+      instance: { type: "string", description: "The request's id" },
+      name: { const: error.name },
+      ...extensions,
+    },
+  };
+}
+
 /** What an operation's errors are found from. */
 interface ErrorSources {
   readonly middlewareErrors: readonly Declared[];
@@ -127,12 +160,15 @@ export function errorResponses(
     const refs =
       ownSchema === undefined ? list.map((error) => components.schema(error.name, envelope(error))) : [];
     // Several envelopes are an anyOf: their names exclude each other, but one level down, which linters miss.
+    const problems = list.map((error) => components.schema(`${error.name}Problem`, problem(error)));
     const content: Record<string, unknown> = {};
     for (const mediaType of ERROR_MEDIA_TYPES)
       content[mediaType] =
-        mediaType !== "application/json"
-          ? { schema: { type: "string" } }
-          : { schema: ownSchema ?? (refs.length === 1 ? refs[0] : { anyOf: refs }) };
+        mediaType === "application/json"
+          ? { schema: ownSchema ?? (refs.length === 1 ? refs[0] : { anyOf: refs }) }
+          : mediaType === "application/problem+json"
+            ? { schema: problems.length === 1 ? problems[0] : { anyOf: problems } }
+            : { schema: { type: "string" } };
     // One answer per set of errors, written once: most operations share theirs.
     const names = list.map((error) => error.name);
     const response = withHeaders(

@@ -55,7 +55,7 @@ test("the default stays text; JSON when asked for", async () => {
 test("errors.format is checked when the app is made", () => {
   assert.throws(
     () => createApp({ errors: { format: "xml" as never } }),
-    /errors\.format must be "text" or "json"/,
+    /errors\.format must be "text", "json" or "problem"/,
   );
 });
 
@@ -64,7 +64,12 @@ test("the document lists each error in every format it can be sent in", () => {
   const notFound = (doc.paths["/thing"]!.get as { responses: Record<string, { content: object }> }).responses[
     "404"
   ]!;
-  assert.deepEqual(Object.keys(notFound.content).sort(), ["application/json", "text/html", "text/plain"]);
+  assert.deepEqual(Object.keys(notFound.content).sort(), [
+    "application/json",
+    "application/problem+json",
+    "text/html",
+    "text/plain",
+  ]);
   assert.deepEqual((notFound.content as Record<string, { schema: object }>)["text/plain"]!.schema, {
     type: "string",
   });
