@@ -19,6 +19,8 @@ export interface ErrorClass<TEntries = undefined> {
   readonly code: number;
   /** The declared payload entries (`undefined` without a payload). */
   readonly payloadEntries: TEntries | undefined;
+  /** Its Problem Details `type` URI, when declared. */
+  readonly problemType?: string | undefined;
 }
 
 /**
@@ -34,11 +36,12 @@ export type PayloadEntries<TEntries> = TEntries extends Entries
 /** How one error is declared (see `errors` in `defineEndpoint`). */
 export type ErrorDeclaration<TEntries = unknown> =
   | number
-  | { readonly code: number; readonly message?: string }
+  | { readonly code: number; readonly message?: string; readonly type?: string }
   | {
       readonly code: number;
       readonly payload: TEntries & PayloadEntries<TEntries>;
       readonly message?: string | ((payload: PayloadOf<TEntries>) => string);
+      readonly type?: string;
     }
   | ErrorClass<TEntries>;
 
@@ -56,6 +59,8 @@ export interface ErrorOptions<TEntries> {
   readonly message?: string | ((payload: PayloadOf<TEntries>) => string);
   /** The payload's attributes, as valibot schemas. */
   readonly payload?: TEntries;
+  /** Its RFC 9457 Problem Details `type`: a URI that documents it (default `about:blank`). */
+  readonly type?: string;
 }
 
 const NAME = /^[A-Za-z_$][\w$]*$/;
@@ -76,11 +81,15 @@ export function defineError<const TEntries extends Entries | undefined = undefin
   if (!Number.isInteger(code) || !((code >= 400 && code <= 599) || (code >= 3000 && code <= 4999))) {
     throw new RangeError(`Error ${name}: code must be 400–599 (HTTP) or 3000–4999 (websocket), got ${code}`);
   }
-  const { message, payload: entries } = options;
+  const { message, payload: entries, type } = options;
+  if (type !== undefined && (typeof type !== "string" || /[\s"<>]/.test(type) || type === ""))
+    throw new TypeError(`Error ${name}: type must be a URI reference, got ${JSON.stringify(type)}`);
   const keys = entries ? Object.keys(entries) : undefined;
   const declared = class extends HttpError<unknown> {
     static readonly code: number = code;
     static readonly payloadEntries: TEntries | undefined = entries;
+    static readonly problemType: string | undefined = type;
+    readonly problemType: string | undefined = type;
     constructor(payload?: Record<string, unknown>) {
       const kept = keys ? pick(payload ?? {}, keys) : undefined;
       super(code, name, typeof message === "function" ? message(kept as PayloadOf<TEntries>) : message, kept);
@@ -100,7 +109,10 @@ export function defineErrors<TErrors>(
     else if (typeof declaration === "number")
       classes[name] = defineError(name, declaration) as ErrorClass<unknown>;
     else {
-      const options: { message?: unknown; payload?: unknown } = { message: declaration.message };
+      const options: { message?: unknown; payload?: unknown; type?: string } = {
+        message: declaration.message,
+      };
+      if (declaration.type !== undefined) options.type = declaration.type;
       if ("payload" in declaration) options.payload = declaration.payload;
       classes[name] = defineError(
         name,

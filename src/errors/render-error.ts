@@ -124,7 +124,7 @@ function problem(error: HttpError, status: number, requestId: string, stack: str
   if (payload !== null && typeof payload === "object" && !Array.isArray(payload))
     for (const [key, value] of Object.entries(payload)) if (!PROBLEM_MEMBERS.has(key)) details[key] = value;
   return {
-    type: "about:blank",
+    type: (error as { problemType?: string }).problemType ?? "about:blank",
     title: toWords(error.name),
     status,
     ...(error.message === undefined ? {} : { detail: error.message }),

@@ -11,7 +11,13 @@ import type { Components } from "./components.ts";
 import { jsonSchemaOf, type Schema } from "./json-schema.ts";
 
 /** An error an operation may answer with. */
-export type Declared = { readonly name: string; readonly code: number; readonly payload: Schema };
+export type Declared = {
+  readonly name: string;
+  readonly code: number;
+  readonly payload: Schema;
+  /** Its Problem Details `type`, when it declares one. */
+  readonly problemType?: string | undefined;
+};
 
 /** 413: a body over the app's limit (or a part over its own), refused before the endpoint runs. */
 const PAYLOAD_TOO_LARGE: Declared = { name: "PayloadTooLarge", code: 413, payload: { type: "null" } };
@@ -39,6 +45,7 @@ export function declaredErrors(errors: Record<string, ErrorClass<unknown>> | und
   return Object.entries(errors ?? {}).map(([name, error]) => ({
     name,
     code: error.code,
+    problemType: error.problemType,
     payload:
       error.payloadEntries === undefined
         ? { type: "null" }
@@ -89,7 +96,7 @@ function problem(error: Declared): Schema {
       ...(payload.required ?? []).filter((key) => key in extensions),
     ],
     properties: {
-      type: { type: "string", format: "uri-reference" },
+      type: error.problemType === undefined ? { const: "about:blank" } : { const: error.problemType },
       title: { const: toWords(error.name) },
       status: { const: error.code },
       detail: { type: "string" },

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as v from "valibot";
 import { createClient } from "../../src/client/mod.ts";
-import { createApp, defineEndpoint, defineRoutes, t } from "../../src/mod.ts";
+import { createApp, defineEndpoint, defineError, defineRoutes, t } from "../../src/mod.ts";
 import { openapi } from "../../src/openapi/mod.ts";
 import { deref } from "../openapi/deref.ts";
 
@@ -16,10 +16,18 @@ type Json = any;
 const GetOrder = defineEndpoint({
   params: { path: { id: t.int32() } },
   errors: {
-    OrderNotFound: { code: 404, payload: { id: t.int32(), status: v.string() }, message: "No such order" },
+    OrderNotFound: {
+      code: 404,
+      payload: { id: t.int32(), status: v.string() },
+      message: "No such order",
+      type: "https://docs.example/errors/order-not-found",
+    },
   },
   call: (ep) => {
-    throw new ep.errors.OrderNotFound({ id: ep.params.path.id, status: "a payload field named like a member" });
+    throw new ep.errors.OrderNotFound({
+      id: ep.params.path.id,
+      status: "a payload field named like a member",
+    });
   },
 });
 const api = defineRoutes({ getOrder: ["GET", "/orders/:id", GetOrder] });
@@ -40,7 +48,7 @@ test("Problem Details when asked for: the standard members, the name, the payloa
   assert.equal(response.status, 404);
   assert.equal(response.headers.get("content-type"), "application/problem+json");
   assert.deepEqual(await response.json(), {
-    type: "about:blank",
+    type: "https://docs.example/errors/order-not-found",
     title: "Order Not Found",
     status: 404,
     detail: "No such order",
@@ -50,7 +58,10 @@ test("Problem Details when asked for: the standard members, the name, the payloa
   });
   const invalid = await app.request("/orders/x", { headers: { accept: "application/problem+json" } });
   const body = (await invalid.json()) as Json;
-  assert.deepEqual([invalid.status, body.name, body.issues.length], [400, "PathParamsError", 1]);
+  assert.deepEqual(
+    [invalid.status, body.type, body.name, body.issues.length],
+    [400, "about:blank", "PathParamsError", 1],
+  );
   const boom = await app.request("/boom", { headers: { accept: "application/problem+json" } });
   const hidden = await boom.text();
   assert.equal(boom.status, 500);
@@ -74,10 +85,21 @@ test('errors.format "problem": the default when Accept names no format; a client
 test("the document shows each error's Problem Details; the typed client reads them", async () => {
   const app = build("problem");
   const document = deref(openapi(app, { info: { title: "t", version: "1" } })) as Json;
-  const schema = document.paths["/orders/{id}"].get.responses["404"].content["application/problem+json"].schema;
+  const schema =
+    document.paths["/orders/{id}"].get.responses["404"].content["application/problem+json"].schema;
   assert.deepEqual(schema.properties.name, { const: "OrderNotFound" });
   assert.deepEqual(schema.properties.status, { const: 404 });
-  assert.deepEqual(Object.keys(schema.properties).sort(), ["detail", "id", "instance", "name", "status", "title", "type"]);
+  assert.deepEqual(schema.properties.type, { const: "https://docs.example/errors/order-not-found" });
+  assert.throws(() => defineError("Bad", 400, { type: "not a uri" }), /URI reference/);
+  assert.deepEqual(Object.keys(schema.properties).sort(), [
+    "detail",
+    "id",
+    "instance",
+    "name",
+    "status",
+    "title",
+    "type",
+  ]);
   const client = createClient<typeof api>({
     baseUrl: "http://x.test",
     routes: api,
