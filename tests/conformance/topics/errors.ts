@@ -57,6 +57,25 @@ export const errors: Topic = {
       },
     },
     {
+      name: "Problem Details when asked for: a 404 and a 500 as application/problem+json, the request id as instance",
+      async run(c) {
+        for (const [path, status, title] of [
+          ["/nowhere", 404, "Not Found"],
+          ["/boom", 500, "Internal Server Error"],
+        ] as const) {
+          const res = await c.fetch(path, { headers: { accept: "application/problem+json" } });
+          assert.equal(res.headers.get("content-type"), "application/problem+json");
+          assert.deepEqual(await res.json(), {
+            type: "about:blank",
+            title,
+            status,
+            instance: res.headers.get("x-request-id"),
+            name: title.replace(/ /g, ""),
+          });
+        }
+      },
+    },
+    {
       name: "a failing renderer is a 500, not a crash",
       async run(c) {
         await expectText(c, "/bad-view", 500, "500 Internal Server Error");
