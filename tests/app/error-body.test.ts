@@ -16,10 +16,10 @@ type Json = any;
 const conduit = defineErrorBody({
   name: "GenericErrorModel",
   schema: v.object({ errors: v.object({ body: v.array(v.string()) }) }),
-  render: (error) => ({
+  // Each issue where it is, as "user.email: …"; an error without issues, its message or its words.
+  render: ({ issues, message, title }) => ({
     errors: {
-      body:
-        error.issues.length > 0 ? error.issues.map((issue) => issue.message) : [error.message ?? error.title],
+      body: issues.length === 0 ? [message ?? title] : issues.map((i) => `${i.path.join(".")}: ${i.message}`),
     },
   }),
 });
