@@ -228,3 +228,40 @@ test("jwt: the document shows the security scheme and the 401; the typed client 
   assert.equal(mine.ok, true);
   if (mine.ok) assert.deepEqual(mine.data, { sub: "1", name: "Bo" });
 });
+
+test("jwt: a remote key set (JWKS over HTTP, from a Portico server) verifies tokens by kid", async () => {
+  const { serve } = await import("../../src/adapters/node.ts");
+  const { publicKey, privateKey } = await crypto.subtle.generateKey(
+    { name: "ECDSA", namedCurve: "P-256" },
+    true,
+    ["sign", "verify"],
+  );
+  const jwk = {
+    ...(await crypto.subtle.exportKey("jwk", publicKey)),
+    kid: "remote-1",
+    alg: "ES256",
+    use: "sig",
+  };
+  const issuer = createApp();
+  let fetched = 0;
+  issuer.get("/.well-known/jwks.json", () => {
+    fetched++;
+    return Response.json({ keys: [jwk] });
+  });
+  const keys = await serve(issuer, { port: 0 });
+  try {
+    const remote = jwt({ jwks: new URL("/.well-known/jwks.json", keys.url), algorithms: ["ES256"] });
+    const app = createApp();
+    app.use(remote).get("/", (ctx) => Response.json({ sub: remote.claims(ctx).sub }));
+    const token = await signJwt({ sub: "r" }, { privateKey, algorithm: "ES256", keyId: "remote-1" });
+    for (let i = 0; i < 3; i++) {
+      const response = await app.request("/", { headers: { authorization: `Bearer ${token}` } });
+      assert.deepEqual(await response.json(), { sub: "r" });
+    }
+    assert.equal(fetched, 1, "the key set is fetched once and kept");
+    const other = await signJwt({ sub: "r" }, { privateKey, algorithm: "ES256", keyId: "unknown" });
+    assert.equal((await app.request("/", { headers: { authorization: `Bearer ${other}` } })).status, 401);
+  } finally {
+    await keys.close();
+  }
+});
