@@ -1,8 +1,7 @@
-// The OpenAPI document Portico makes of examples/realworld, against the official RealWorld spec
-// (../shared/external-data/realworld-openapi.yml): the same paths and methods, success statuses, request
-// bodies (shape and required fields), success bodies, and error statuses. Every difference left is in
-// KNOWN_DIFFERENCES, which examples/realworld/README.md explains: a new one, or one that went away,
-// fails here.
+// The OpenAPI document Portico makes of examples/realworld, against the official RealWorld spec (a copy in
+// examples/realworld/spec/): the same paths and methods, success statuses, request bodies (shape and
+// required fields), success bodies, and error statuses. Every difference left is in KNOWN_DIFFERENCES,
+// which examples/realworld/README.md explains: a new one, or one that went away, fails here.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,9 +18,9 @@ const SPEC_FILE = join(
   import.meta.dirname,
   "..",
   "..",
-  "..",
-  "shared",
-  "external-data",
+  "examples",
+  "realworld",
+  "spec",
   "realworld-openapi.yml",
 );
 
