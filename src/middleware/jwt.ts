@@ -8,7 +8,7 @@
  * @example
  * import { jwt, signJwt } from "portico/jwt";
  * const auth = jwt({ secret: process.env.JWT_SECRET!, algorithms: ["HS256"], claims: v.object({ sub: v.string() }) });
- * app.on("/api", (r) => r.use(auth).get("/me", (ctx) => ctx.json({ id: auth.claims(ctx).sub })));
+ * app.on("/api", (r) => r.use(auth).get("/me", (ctx) => Response.json({ id: auth.claims(ctx).sub })));
  * const token = await signJwt({ sub: "42" }, { secret: process.env.JWT_SECRET!, expiresIn: 3600 });
  *
  * @module
@@ -211,14 +211,16 @@ export type JwtMiddleware<TClaims, TOptional extends boolean> = DeclaringMiddlew
  *
  * @example
  * const auth = jwt({ secret: key, algorithms: ["HS256"], scheme: "Token", claims: v.object({ sub: v.string() }) });
- * r.use(auth).get("/user", (ctx) => ctx.json({ id: auth.claims(ctx).sub }));
+ * r.use(auth).get("/user", (ctx) => Response.json({ id: auth.claims(ctx).sub }));
  */
 export function jwt<
   const TSchema extends StandardSchemaV1 | undefined = undefined,
   const TOptional extends boolean = false,
 >(options: JwtOptions<TSchema, TOptional>): JwtMiddleware<ClaimsOf<TSchema>, TOptional> {
   const verify = verifier(options);
-  const header = options.header ?? "authorization";
+  const header = (options.header ?? "authorization").toLowerCase();
+  if (!/^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(header))
+    throw new TypeError(`jwt(): the header must be a header name, got ${JSON.stringify(options.header)}`);
   const scheme = options.scheme ?? "Bearer";
   if (scheme !== "" && !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(scheme))
     throw new TypeError(`jwt(): the scheme must be an HTTP token, got ${JSON.stringify(scheme)}`);
@@ -251,7 +253,9 @@ export function jwt<
     {
       errors: { Unauthorized },
       security: {
-        schemes: { [schemeName(options, header, scheme)]: documented(header, scheme) },
+        schemes: {
+          [schemeName(options, header, scheme)]: documented(options.header ?? "Authorization", scheme),
+        },
         ...(options.optional ? { optional: true } : {}),
       },
     },
@@ -285,12 +289,12 @@ function schemeName(options: { readonly schemeName?: string }, header: string, s
 // `Authorization: Bearer` is OpenAPI's HTTP bearer scheme; anything else is a header it can only call an
 // API key, described.
 function documented(header: string, scheme: string) {
-  if (header === "authorization" && scheme.toLowerCase() === "bearer")
+  if (header.toLowerCase() === "authorization" && scheme.toLowerCase() === "bearer")
     return { type: "http", scheme: "bearer", bearerFormat: "JWT" } as const;
   return {
     type: "apiKey",
     in: "header",
-    name: header === "authorization" ? "Authorization" : header,
+    name: header.toLowerCase() === "authorization" ? "Authorization" : header,
     description: scheme === "" ? "A JWT" : `\`${scheme} <JWT>\``,
   } as const;
 }

@@ -265,3 +265,22 @@ test("jwt: a remote key set (JWKS over HTTP, from a Portico server) verifies tok
     await keys.close();
   }
 });
+
+test("jwt: a token in another header, named in any case, without a scheme", async () => {
+  const custom = jwt({ secret: SECRET, algorithms: ["HS256"], header: "X-Auth-Token", scheme: "" });
+  const app = createApp();
+  app.use(custom).get("/", (ctx) => Response.json({ sub: custom.claims(ctx).sub }));
+  const token = await signJwt({ sub: "h" }, { secret: SECRET });
+  assert.deepEqual(await (await app.request("/", { headers: { "x-auth-token": token } })).json(), {
+    sub: "h",
+  });
+  assert.equal((await app.request("/", { headers: { authorization: `Bearer ${token}` } })).status, 401);
+  const document = openapi(app, { info: { title: "t", version: "1" } }) as Json;
+  assert.deepEqual(document.components.securitySchemes["x-auth-token"], {
+    type: "apiKey",
+    in: "header",
+    name: "X-Auth-Token",
+    description: "A JWT",
+  });
+  assert.throws(() => jwt({ secret: SECRET, algorithms: ["HS256"], header: "bad header" }), /header name/);
+});
