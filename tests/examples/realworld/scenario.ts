@@ -8,6 +8,7 @@ import { createClient } from "../../../src/client/mod.ts";
 import { signJwt } from "../../../src/middleware/jwt.ts";
 import { articlesScenario } from "./articles.ts";
 import { data, fails, type Result } from "./expect.ts";
+import { rudeClients } from "./rude.ts";
 
 /** The secret the servers are started with, so that the tests can make expired and foreign tokens. */
 export const SECRET = "realworld-test-secret-of-32-bytes-at-least";
@@ -153,4 +154,5 @@ export async function conduitScenario(origin: string): Promise<void> {
   );
 
   await articlesScenario({ anon, adaClient, boClient, ada, bo, run, baseUrl });
+  await rudeClients(origin, ada);
 }
