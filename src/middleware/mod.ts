@@ -3,7 +3,8 @@
  * safe defaults: `cors`, `csrf` (a declared 403), `secureHeaders` (with a per-request CSP nonce),
  * `etag` (304, and a declared 412), `compress`, `bodyLimit` (a declared 413), `timeout` (a declared 503),
  * `logger`, `bearerAuth` / `basicAuth` (a declared 401, constant-time checks, security schemes), and
- * `rateLimit` (a declared 429) counting in a `memoryStore()` or a `redisStore()` (needs `redis`).
+ * `rateLimit` (a declared 429) counting in a `memoryStore()` or a `redisStore()` (needs `redis`), and
+ * `health()` (liveness and readiness handlers).
  *
  * @example
  * import { cors, csrf, secureHeaders } from "portico/middleware";
@@ -27,6 +28,7 @@ export { type CorsOptions, cors } from "./cors.ts";
 export { CrossSiteRequestRefused, type CsrfOptions, csrf } from "./csrf.ts";
 export { type DeclaringMiddleware, declaring, type MiddlewareDeclaration } from "./declaring.ts";
 export { type EtagOptions, etag, PreconditionFailed } from "./etag.ts";
+export { type HealthCheck, type HealthHandlers, type HealthOptions, health } from "./health.ts";
 export { type LogEntry, type LoggerOptions, logger } from "./logger.ts";
 export { type RateLimitOptions, rateLimit, TooManyRequests } from "./rate-limit.ts";
 export { type RedisStoreOptions, redisStore } from "./redis-store.ts";

@@ -1,0 +1,78 @@
+// health(): liveness, and readiness from the app's own checks (passing, failing, throwing, too slow) and
+// its topic backplane — a real Redis client pointed at a port nobody serves is not ready.
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { test } from "node:test";
+import { health } from "../../src/middleware/mod.ts";
+import { createApp } from "../../src/mod.ts";
+import { redisPubSub } from "../../src/pubsub/redis.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are read as untyped JSON here.
+type Json = any;
+
+test("health: live always; ready when every check passes, else a 503 naming which failed and how", async () => {
+  let dbUp = true;
+  const { live, ready } = health({
+    checks: {
+      db: async () => {
+        if (!dbUp) throw new Error("connection refused to 10.0.0.7:5432");
+      },
+      cache: () => true,
+      slow: () => new Promise((resolve) => setTimeout(resolve, dbUp ? 1 : 500)),
+    },
+    timeoutMs: 100,
+  });
+  const app = createApp();
+  app.get("/livez", live);
+  app.get("/readyz", ready);
+  const livez = await app.request("/livez");
+  assert.deepEqual(
+    [livez.status, livez.headers.get("cache-control"), await livez.json()],
+    [200, "no-store", { status: "live" }],
+  );
+  const fine = await app.request("/readyz");
+  const body = (await fine.json()) as Json;
+  assert.equal(fine.status, 200);
+  assert.equal(body.status, "ready");
+  assert.deepEqual(Object.keys(body.checks).sort(), ["cache", "db", "slow"]);
+  dbUp = false;
+  const started = Date.now();
+  const down = await app.request("/readyz");
+  const text = await down.text();
+  assert.ok(Date.now() - started < 450, "a slow check is cut at its timeout");
+  assert.equal(down.status, 503);
+  const checks = JSON.parse(text).checks;
+  assert.deepEqual(
+    [checks.db.ok, checks.db.error, checks.slow.error, checks.cache.ok],
+    [false, "failed", "timed out", true],
+  );
+  assert.doesNotMatch(text, /10\.0\.0\.7/, "the failure's details are not shown");
+  assert.throws(() => health({ timeoutMs: 0 }), /timeoutMs/);
+});
+
+test("health: an app whose topic backplane is not connected is not ready", async () => {
+  const closed = await new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+  const app = createApp({
+    pubsub: redisPubSub({ url: `redis://127.0.0.1:${closed}` }),
+    logger: { error: () => {}, warn: () => {}, info: () => {} },
+  });
+  const { ready } = health({ app });
+  app.get("/readyz", ready);
+  try {
+    const answer = await app.request("/readyz");
+    assert.equal(answer.status, 503);
+    assert.equal(((await answer.json()) as Json).checks.topics.ok, false);
+    const standalone = createApp();
+    standalone.get("/readyz", health({ app: standalone }).ready);
+    assert.equal((await standalone.request("/readyz")).status, 200);
+  } finally {
+    await app.close();
+  }
+  assert.throws(() => health({ app, checks: { topics: () => true } }), /"topics"/);
+});
