@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as v from "valibot";
 import { jwt, signJwt } from "../../../src/middleware/jwt.ts";
-import { rateLimit } from "../../../src/middleware/mod.ts";
+import { health, rateLimit } from "../../../src/middleware/mod.ts";
 import { defineEndpoint } from "../../../src/mod.ts";
 import type { Topic } from "../suite.ts";
 
@@ -18,10 +18,13 @@ const Me = defineEndpoint({
 });
 const b64 = (text: string) => btoa(text).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
 
-/** portico/jwt and rateLimit() on every runtime: WebCrypto through jose, a store in the instance. */
+/** portico/jwt, rateLimit() and health() on every runtime: WebCrypto through jose, a store in the instance. */
 export const tokens: Topic = {
-  name: "JWT and rate limits",
+  name: "JWT, rate limits and health",
   routes(app) {
+    const checks = health({ app, checks: { up: () => true, down: () => false }, timeoutMs: 500 });
+    app.get("/health/live", checks.live);
+    app.get("/health/ready", checks.ready);
     app.get("/tokens/me", Me, { use: [auth] });
     app.on("/tokens/limited", (r) =>
       r
@@ -96,6 +99,20 @@ export const tokens: Topic = {
         ]);
         const other = await c.fetch("/tokens/limited", { headers: { "x-client": crypto.randomUUID() } });
         assert.deepEqual([other.status, await other.text()], [200, "counted"]);
+      },
+    },
+    {
+      name: "health: live answers 200; ready is a 503 naming the failed check, the topics connected",
+      async run(c) {
+        const live = await c.fetch("/health/live");
+        assert.deepEqual([live.status, await live.json()], [200, { status: "live" }]);
+        const ready = await c.fetch("/health/ready");
+        const body = (await ready.json()) as { status: string; checks: Record<string, { ok: boolean }> };
+        assert.equal(ready.status, 503);
+        assert.deepEqual(
+          [body.status, body.checks.up?.ok, body.checks.down?.ok, body.checks.topics?.ok],
+          ["not ready", true, false, true],
+        );
       },
     },
   ],
