@@ -16,6 +16,7 @@ export interface HealthOptions {
 
 /** One check's outcome in a readiness answer. */
 export interface HealthCheck {
+  /** Whether it passed. */
   readonly ok: boolean;
   /** `"failed"` or `"timed out"` when not ok (the error itself is not shown: health answers are often public). */
   readonly error?: "failed" | "timed out";
