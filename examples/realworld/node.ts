@@ -2,7 +2,7 @@
 import { serve } from "portico/node";
 import { fromEnvironment } from "./start.ts";
 
-const { app, db } = await fromEnvironment((name) => process.env[name]);
+const { app } = await fromEnvironment((name) => process.env[name]);
 const server = await serve(app, { port: Number(process.env.PORT ?? 3000) });
 console.log(`RealWorld API listening on ${server.url}api`);
-process.once("SIGTERM", () => void server.close().then(() => db.close()));
+process.once("SIGTERM", () => void server.close());

@@ -23,5 +23,8 @@ export async function fromEnvironment(env: (name: string) => string | undefined)
         ? `PGlite in ${env("DATA_DIR")}`
         : "PGlite in memory";
   console.log(`Database: ${where} (${applied} migration${applied === 1 ? "" : "s"} applied)`);
-  return { ...conduit({ db, jwtSecret: secret, log: env("LOG") === "1" }), db };
+  const built = conduit({ db, jwtSecret: secret, log: env("LOG") === "1" });
+  // The pool (or PGlite) closes with the app: every server handle's close() closes the app.
+  built.app.onClose(() => db.close());
+  return built;
 }

@@ -64,6 +64,8 @@ export interface AppState {
   readonly hub: TopicHub;
   /** The app's open websockets (`app.close()` closes them with 1001). */
   readonly sockets: Set<SocketController>;
+  /** What `app.onClose()` registered, run by `app.close()` once its sockets and backplane are closed. */
+  readonly closers: (() => unknown)[];
   /** The namespaces' `notFound` handlers. */
   readonly notFounds: NamespaceNotFound[];
   hasWebSockets: boolean;

@@ -87,6 +87,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       notFounds: [],
       hub: topicHub(options),
       sockets: new Set(),
+      closers: [],
       hasWebSockets: false,
     };
     const listed: RouteInfo[] = [];
@@ -249,11 +250,22 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   }
 
   /**
+   * Registers what to release when the app closes (`app.onClose(() => pool.end())`): run by `close()`
+   * after the websockets and the backplane, the last registered first; a failure is logged, the rest run.
+   */
+  onClose(release: () => unknown): this {
+    if (typeof release !== "function") throw new TypeError("onClose() takes a function");
+    this.#state.closers.push(release);
+    return this;
+  }
+
+  /**
    * Releases what the app holds beyond its requests: closes its websockets with 1001 ("going away":
    * clients reconnect elsewhere) and waits up to 5 s for them to close, then waits for the publishes
    * in flight to the backplane (up to its publish timeout) and disconnects it, so the process can exit.
    * Every adapter's server handle calls it from its own `close()`; call it yourself where you serve
-   * the app another way. Idempotent; topics published after it are dropped (and counted).
+   * the app another way; then runs what `onClose()` registered. Idempotent; topics published after it
+   * are dropped (and counted).
    *
    * @example
    * process.once("SIGTERM", () => void server.close());
