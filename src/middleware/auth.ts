@@ -66,20 +66,34 @@ function matcher(expected: readonly string[]): (given: string) => Promise<boolea
   };
 }
 
-// The credentials after `<scheme> ` in `Authorization` (the scheme in any case), or `undefined`.
-function credentials(ctx: Context<unknown>, scheme: string): string | undefined {
-  const header = ctx.request.header("authorization");
-  if (header === null) return undefined;
-  const space = header.indexOf(" ");
-  if (space < 0 || header.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return undefined;
-  return header.slice(space + 1).trim();
+/**
+ * The credentials after `<scheme> ` in a header's value (the scheme in any case; `""`: the whole value),
+ * or `undefined` when absent, of another scheme, or empty. Shared with `portico/jwt`.
+ */
+export function credentials(value: string | null, scheme: string): string | undefined {
+  if (value === null) return undefined;
+  if (scheme === "") return value.trim() || undefined;
+  const space = value.indexOf(" ");
+  if (space < 0 || value.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return undefined;
+  return value.slice(space + 1).trim() || undefined;
 }
 
-function refuse(challenge: string): never {
-  throw Object.assign(new Unauthorized(), { headers: { "www-authenticate": challenge } });
+/** Throws the declared 401 with its challenge, and why (`error_description`, the message) when given. */
+export function refuse(challenge: string, why?: string): never {
+  const error = Object.assign(new Unauthorized(), {
+    headers: {
+      "www-authenticate":
+        why === undefined
+          ? challenge
+          : `${challenge}, error="invalid_token", error_description=${quoted(why)}`,
+    },
+  });
+  if (why !== undefined) error.message = why;
+  throw error;
 }
 
-function quoted(text: string): string {
+/** A quoted-string (RFC 9110 §5.6.4). */
+export function quoted(text: string): string {
   return `"${text.replace(/["\\]/g, "\\$&")}"`;
 }
 
@@ -108,8 +122,8 @@ export function bearerAuth(
   const matches = tokens === undefined ? undefined : matcher(tokens);
   return declaring(
     async (ctx, next) => {
-      const token = credentials(ctx, "Bearer");
-      if (token === undefined || token === "") refuse(`Bearer ${realm}`);
+      const token = credentials(ctx.request.header("authorization"), "Bearer");
+      if (token === undefined) refuse(`Bearer ${realm}`);
       const accepted = matches !== undefined ? await matches(token) : await verify!(token, ctx);
       if (!accepted) refuse(`Bearer ${realm}, error="invalid_token"`);
       return next();
@@ -140,7 +154,7 @@ export function basicAuth(
   const secret = "password" in options ? matcher([options.password]) : undefined;
   return declaring(
     async (ctx, next) => {
-      const sent = credentials(ctx, "Basic");
+      const sent = credentials(ctx.request.header("authorization"), "Basic");
       const pair = sent === undefined ? undefined : decodeBasic(sent);
       if (pair === undefined) refuse(challenge);
       const [username, password] = pair;

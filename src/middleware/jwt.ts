@@ -17,7 +17,7 @@ import type { Context } from "../context/context.ts";
 import type { DeclaringMiddleware } from "../context/route-doc.ts";
 import { optionalPeer } from "../runtime/optional-peer.ts";
 import type { StandardOutput, StandardSchemaV1 } from "../schema/standard.ts";
-import { Unauthorized } from "./auth.ts";
+import { credentials, quoted, refuse, Unauthorized } from "./auth.ts";
 import { declaring } from "./declaring.ts";
 import { type JwtAlgorithm, JwtKeyMismatch, type JwtKeys, keysFor, signingKey } from "./jwt-keys.ts";
 
@@ -224,28 +224,19 @@ export function jwt<
   const scheme = options.scheme ?? "Bearer";
   if (scheme !== "" && !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(scheme))
     throw new TypeError(`jwt(): the scheme must be an HTTP token, got ${JSON.stringify(scheme)}`);
-  const challenge = `${scheme || "Bearer"} realm="${(options.realm ?? "api").replace(/["\\]/g, "\\$&")}"`;
+  const challenge = `${scheme || "Bearer"} realm=${quoted(options.realm ?? "api")}`;
   const verified = new WeakMap<object, { claims: ClaimsOf<TSchema>; token: string }>();
-  const refuse = (detail?: string): never => {
-    const text =
-      detail === undefined
-        ? challenge
-        : `${challenge}, error="invalid_token", error_description="${detail.replace(/["\\]/g, "\\$&")}"`;
-    const error = Object.assign(new Unauthorized(), { headers: { "www-authenticate": text } });
-    if (detail !== undefined) error.message = detail;
-    throw error;
-  };
   const middleware = declaring(
     async (ctx, next) => {
-      const token = tokenIn(ctx.request.header(header), scheme);
+      const token = credentials(ctx.request.header(header), scheme);
       if (token === undefined) {
         if (options.optional === true && ctx.request.header(header) === null) return next();
-        return refuse();
+        return refuse(challenge);
       }
       try {
         verified.set(ctx, { claims: await verify(token), token });
       } catch (error) {
-        if (error instanceof JwtInvalid) return refuse(error.message);
+        if (error instanceof JwtInvalid) return refuse(challenge, error.message);
         throw error;
       }
       return next();
@@ -270,15 +261,6 @@ export function jwt<
     claims: (ctx: Context<unknown>) => found(ctx)?.claims,
     token: (ctx: Context<unknown>) => found(ctx)?.token,
   }) as JwtMiddleware<ClaimsOf<TSchema>, TOptional>;
-}
-
-// The token after `<scheme> ` (the scheme in any case), or the whole value without a scheme.
-function tokenIn(value: string | null, scheme: string): string | undefined {
-  if (value === null) return undefined;
-  if (scheme === "") return value.trim() || undefined;
-  const space = value.indexOf(" ");
-  if (space < 0 || value.slice(0, space).toLowerCase() !== scheme.toLowerCase()) return undefined;
-  return value.slice(space + 1).trim() || undefined;
 }
 
 function schemeName(options: { readonly schemeName?: string }, header: string, scheme: string): string {
