@@ -4,5 +4,5 @@ import { app } from "./app.ts";
 
 declare const Deno: { env: { get(name: string): string | undefined } };
 
-const server = serve(app, { port: Number(Deno.env.get("PORT") ?? 3000) });
+const server = await serve(app, { port: Number(Deno.env.get("PORT") ?? 3000) });
 console.log(`Portico API example listening on ${server.url}`);

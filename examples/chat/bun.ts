@@ -6,5 +6,5 @@ import { chatApp } from "./app.ts";
 
 const url = process.env.REDIS_URL;
 const app = chatApp({ pubsub: url ? redisPubSub({ url }) : undefined });
-const server = serve(app, { port: Number(process.env.PORT ?? 3000) });
+const server = await serve(app, { port: Number(process.env.PORT ?? 3000) });
 console.log(`Portico chat example listening on ${server.url}`);

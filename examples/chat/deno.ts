@@ -8,5 +8,5 @@ declare const Deno: { env: { get(name: string): string | undefined } };
 
 const url = Deno.env.get("REDIS_URL");
 const app = chatApp({ pubsub: url ? redisPubSub({ url }) : undefined });
-const server = serve(app, { port: Number(Deno.env.get("PORT") ?? 3000) });
+const server = await serve(app, { port: Number(Deno.env.get("PORT") ?? 3000) });
 console.log(`Portico chat example listening on ${server.url}`);

@@ -3,5 +3,5 @@ import { serve } from "portico/bun";
 import { fromEnvironment } from "./start.ts";
 
 const { app } = await fromEnvironment((name) => process.env[name]);
-const server = serve(app, { port: Number(process.env.PORT ?? 3000) });
+const server = await serve(app, { port: Number(process.env.PORT ?? 3000) });
 console.log(`RealWorld API listening on ${server.url}api`);

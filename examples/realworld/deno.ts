@@ -5,5 +5,5 @@ import { fromEnvironment } from "./start.ts";
 declare const Deno: { env: { get(name: string): string | undefined } };
 
 const { app } = await fromEnvironment((name) => Deno.env.get(name));
-const server = serve(app, { port: Number(Deno.env.get("PORT") ?? 3000) });
+const server = await serve(app, { port: Number(Deno.env.get("PORT") ?? 3000) });
 console.log(`RealWorld API listening on ${server.url}api`);

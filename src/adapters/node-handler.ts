@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { fetchOn } from "../app/create-app.ts";
+import { fetchOn } from "../app/states.ts";
 import type { RuntimeFetch } from "../runtime/runtime.ts";
 import { nodeRuntime, toRequest } from "./node-request.ts";
 import { answerError, writeResponse } from "./node-response.ts";

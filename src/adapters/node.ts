@@ -11,10 +11,14 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import process from "node:process";
+import { startOf } from "../app/states.ts";
 import { type FetchApp, handle } from "./node-handler.ts";
 import { NodeUpgrades, refuse } from "./node-websocket.ts";
+import { checkSignals, closeOnSignals, processSignals, reporter, type ShutdownSignal } from "./signals.ts";
 
 export { type FetchApp, type NodeHandler, toNodeHandler } from "./node-handler.ts";
+export type { ShutdownSignal } from "./signals.ts";
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
@@ -24,6 +28,11 @@ export interface ServeOptions {
   readonly hostname?: string;
   /** How long `close()` waits for requests in flight before cutting connections, in ms. Default 10 000. */
   readonly gracePeriod?: number;
+  /**
+   * The signals that close the server gracefully (`close()`), then end the process: default
+   * `["SIGTERM", "SIGINT"]`; `false` leaves signals to the app. A second signal ends it at once.
+   */
+  readonly signals?: readonly ShutdownSignal[] | false;
   /**
    * How long a client may take to send a request's headers, in ms (must be above 0). Default 15 000: a
    * slow-headers client (slowloris) holds a connection at most that long.
@@ -51,7 +60,8 @@ export interface ServerHandle {
 }
 
 /**
- * Starts a Node HTTP server for an app; resolves once it listens.
+ * Starts a Node HTTP server for an app: runs its `onStart()` hooks (a failure rejects, and nothing
+ * listens), then resolves once it listens. On SIGTERM or SIGINT (see `signals`) it closes gracefully.
  *
  * @example
  * const server = await serve(app, { port: 0 });
@@ -60,6 +70,8 @@ export interface ServerHandle {
  */
 export async function serve(app: FetchApp, options: ServeOptions = {}): Promise<ServerHandle> {
   const hostname = options.hostname ?? "127.0.0.1";
+  checkSignals(options.signals);
+  await startOf(app);
   const server = createServer({
     headersTimeout: positive("headersTimeout", options.headersTimeout ?? 15_000),
     requestTimeout: positive("requestTimeout", options.requestTimeout ?? 120_000),
@@ -89,15 +101,15 @@ export async function serve(app: FetchApp, options: ServeOptions = {}): Promise<
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   listening = `${host}:${address.port}`;
   const urlHost = hostname === "0.0.0.0" || hostname === "::" ? "localhost" : host;
-  return {
-    url: new URL(`http://${urlHost}:${address.port}/`),
-    port: address.port,
-    server,
-    close: () => {
-      closing = true;
-      return shutdown(server, upgrades, options.gracePeriod ?? 10_000).then(() => app.close?.());
-    },
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    forget();
+    closing = true;
+    closed ??= shutdown(server, upgrades, options.gracePeriod ?? 10_000).then(() => app.close?.());
+    return closed;
   };
+  const forget = closeOnSignals(processSignals(process), options.signals, close, reporter(app));
+  return { url: new URL(`http://${urlHost}:${address.port}/`), port: address.port, server, close };
 }
 
 function shutdown(server: Server, upgrades: NodeUpgrades, gracePeriod: number): Promise<void> {

@@ -2,7 +2,7 @@
 // object (which may write to all of them, where a Worker may write only to its own request's), and an
 // idle room is evicted from memory while its sockets stay connected.
 
-import { fetchOn } from "../app/create-app.ts";
+import { fetchOn } from "../app/states.ts";
 import type { Context } from "../context/context.ts";
 import type { BlockHandler } from "../context/handler.ts";
 import type { RuntimeFetch, SocketSink, SocketTransport, UpgradeShim } from "../runtime/runtime.ts";

@@ -1,12 +1,13 @@
 // What `createApp` takes: the options and their checks.
 import type { Limits } from "../context/limits.ts";
 import type { RequestIdOptions } from "../context/request-id.ts";
-import type { AddressLookup } from "../context/request-info.ts";
+import type { ClientLookup } from "../context/request-info.ts";
 import type { ErrorRenderingOptions } from "../errors/rendering.ts";
 
 export type { ErrorRenderingOptions } from "../errors/rendering.ts";
 
-import { addressMatcher, clientAddress, type ProxyHeader } from "../http/ip.ts";
+import { addressMatcher, clientAddress, forwardedOrigin, type ProxyHeader } from "../http/ip.ts";
+import { isHost } from "../http/request-target.ts";
 import { type HistoryOptions, type PubSubDriver, TopicHub } from "../pubsub/hub.ts";
 import type { PresenceOptions } from "../pubsub/presence.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -27,7 +28,10 @@ export interface AppOptions {
   /**
    * The proxies in front of the app, whose `X-Forwarded-For` (or `Forwarded`) header `ctx.request.ip`
    * follows: addresses or ranges (`["127.0.0.1", "10.0.0.0/8", "::1"]`). Default: none, so the header is
-   * ignored (any client can write it).
+   * ignored (any client can write it). `ctx.request.url` then also takes the scheme and Host the client
+   * used from `X-Forwarded-Proto`/`X-Forwarded-Host` (or `Forwarded`'s `proto=`/`host=`), only when
+   * the request comes from one of these proxies: redirects, `secure: "auto"` cookies, `csrf()`'s origin
+   * check and `serveDocument()`'s server URL follow it.
    */
   readonly trustProxy?: TrustProxyOptions;
   /**
@@ -60,17 +64,20 @@ export interface TrustProxyOptions {
   readonly header?: "x-forwarded-for" | "forwarded";
 }
 
-/** How an app with these `trustProxy` options finds a request's client address. */
-export function addressLookup(options: TrustProxyOptions | undefined): AddressLookup {
+/** How an app with these `trustProxy` options finds a request's client address and public origin. */
+export function addressLookup(options: TrustProxyOptions | undefined): ClientLookup {
   if (options === undefined) {
-    return (request, peer) => clientAddress(peer, request, undefined, "x-forwarded-for");
+    return { address: (request, peer) => clientAddress(peer, request, undefined, "x-forwarded-for") };
   }
   const trusted = addressMatcher(options.addresses);
   const header: ProxyHeader = options.header ?? "x-forwarded-for";
   if (header !== "x-forwarded-for" && header !== "forwarded") {
     throw new TypeError(`trustProxy.header must be "x-forwarded-for" or "forwarded", got ${String(header)}`);
   }
-  return (request, peer) => clientAddress(peer, request, trusted, header);
+  return {
+    address: (request, peer) => clientAddress(peer, request, trusted, header),
+    origin: (request, peer) => forwardedOrigin(peer, request, trusted, header, isHost),
+  };
 }
 
 /** The topics of an app with these options: its backplane, histories and presence. */

@@ -1,6 +1,6 @@
 import type { Context, RegisteredEnv } from "../context/context.ts";
 import type { Limits } from "../context/limits.ts";
-import type { AddressLookup } from "../context/request-info.ts";
+import type { ClientLookup } from "../context/request-info.ts";
 import type { ErrorRendering } from "../errors/render-error.ts";
 import type { TopicHub } from "../pubsub/hub.ts";
 import type { RouteTable } from "../router/route-table.ts";
@@ -59,11 +59,17 @@ export interface AppState {
   readonly limits: Limits;
   readonly logger: Logger;
   /** Finds `ctx.request.ip`: the peer, through the app's trusted proxies. */
-  readonly clientAddress: AddressLookup;
+  readonly clientAddress: ClientLookup;
   /** The app's topics (websocket pub/sub). */
   readonly hub: TopicHub;
   /** The app's open websockets (`app.close()` closes them with 1001). */
   readonly sockets: Set<SocketController>;
+  /** What `app.onStart()` registered, run once before the first request is answered. */
+  readonly starters: (() => unknown)[];
+  /** The run of `starters`, once begun. */
+  starting: Promise<void> | undefined;
+  /** True once `starters` have all run (at once when there are none): requests no longer wait. */
+  started: boolean;
   /** What `app.onClose()` registered, run by `app.close()` once its sockets and backplane are closed. */
   readonly closers: (() => unknown)[];
   /** The namespaces' `notFound` handlers. */

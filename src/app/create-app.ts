@@ -10,30 +10,18 @@ import { compilePattern } from "../router/compile-pattern.ts";
 import { Router } from "../router/create-router.ts";
 import { RouteTable, WS_METHOD } from "../router/route-table.ts";
 import { NOT_FOUND_METHOD, newScope } from "../router/scope.ts";
-import { NO_RUNTIME, type Runtime, type RuntimeFetch, type TopicMessage } from "../runtime/runtime.ts";
+import { NO_RUNTIME, type TopicMessage } from "../runtime/runtime.ts";
 import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/bun-handlers.ts";
 import { checkCloseCode } from "../ws/socket-controller.ts";
 import { type AppOptions, addressLookup, topicHub } from "./app-options.ts";
 import { type AppRoute, type AppState, consoleLogger, type Logger } from "./app-state.ts";
-import { closeApp } from "./close-app.ts";
 import { dispatch } from "./dispatch.ts";
+import { inProcessRequest } from "./in-process.ts";
+import { closeApp } from "./lifecycle.ts";
 import { type RouteInfo, routeInfo } from "./route-info.ts";
 import { routeStep } from "./route-step.ts";
+import { registerState } from "./states.ts";
 import { asterisk, unmatched } from "./unmatched.ts";
-
-// Each app's state, for `fetchOn`.
-const states = new WeakMap<object, AppState>();
-
-/**
- * A Portico app's `fetch` for requests a given runtime serves (a server adapter calls it once, with
- * its own runtime), or `undefined` for any other object.
- */
-export function fetchOn(app: object, runtime: Runtime): RuntimeFetch | undefined {
-  const state = states.get(app);
-  if (state === undefined) return undefined;
-  return (request, env, executionContext) =>
-    dispatch(state, request, env, executionContext as ExecutionContext | undefined, runtime);
-}
 
 /** A Portico application: a router plus the request cycle, runnable on any Fetch-API runtime. */
 export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
@@ -87,6 +75,9 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       notFounds: [],
       hub: topicHub(options),
       sockets: new Set(),
+      starters: [],
+      starting: undefined,
+      started: true,
       closers: [],
       hasWebSockets: false,
     };
@@ -119,7 +110,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
     this.errorRendering = state.errorRendering;
     this.logger = state.logger;
     const runtime = options.runtime ?? NO_RUNTIME;
-    states.set(this, state);
+    registerState(this, state);
     this.fetch = (request, env, executionContext) => dispatch(state, request, env, executionContext, runtime);
   }
 
@@ -250,6 +241,19 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
   }
 
   /**
+   * Registers what to prepare before the app answers (`app.onStart(() => pool.connect())`): run once,
+   * in order, by every adapter's `serve()` before it listens (a failure rejects it), else before the
+   * first request is answered (`export default app`), which waits; a failure is logged and answered 503.
+   */
+  onStart(start: () => unknown): this {
+    if (typeof start !== "function") throw new TypeError("onStart() takes a function");
+    if (this.#state.starting !== undefined) throw new TypeError("onStart() after the app has started");
+    this.#state.starters.push(start);
+    this.#state.started = false;
+    return this;
+  }
+
+  /**
    * Registers what to release when the app closes (`app.onClose(() => pool.end())`): run by `close()`
    * after the websockets and the backplane, the last registered first; a failure is logged, the rest run.
    */
@@ -282,17 +286,6 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
    * const res = await app.request("/users/42", { headers: { accept: "application/json" } });
    */
   request(input: string | Request, init?: RequestInit, env?: TEnv): Promise<Response> {
-    const request =
-      typeof input === "string"
-        ? new Request(
-            /^https?:\/\//.test(input)
-              ? input
-              : `http://localhost${input.startsWith("/") ? "" : "/"}${input}`,
-            init,
-          )
-        : init === undefined
-          ? input
-          : new Request(input, init);
-    return Promise.resolve(this.fetch(request, env));
+    return Promise.resolve(this.fetch(inProcessRequest(input, init), env));
   }
 }

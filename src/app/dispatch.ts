@@ -9,6 +9,7 @@ import { WS_METHOD } from "../router/route-table.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { isUpgradeRequest } from "../ws/upgrade.ts";
 import type { AppRoute, AppState, NamespaceNotFound } from "./app-state.ts";
+import { startApp } from "./lifecycle.ts";
 import { renderDefault } from "./rescue.ts";
 import { respond } from "./respond.ts";
 import { runChain } from "./run-chain.ts";
@@ -30,6 +31,7 @@ export function dispatch(
   executionContext: ExecutionContext | undefined,
   runtime: Runtime,
 ): Response | Promise<Response> {
+  if (!state.started) return afterStart(state, request, env, executionContext, runtime);
   const target = checkTarget(request.url, hostOf(request), request.method, runtime.scheme);
   const id = state.trustIncomingId ? requestIdFor(request.headers, true, state.idHeader) : randomUUID();
   if (typeof target === "string") return refuse(state, request, id, target, env, executionContext, runtime);
@@ -44,6 +46,21 @@ export function dispatch(
   const scopes = route.scopes;
   if (pending !== undefined) return pending.then(() => handOver(state, ctx, respond(state, ctx, scopes)));
   return handOver(state, ctx, respond(state, ctx, scopes));
+}
+
+// A request that comes before the app's `onStart()` hooks have run (an app served without an adapter's
+// `serve()`, which runs them first) waits for them; if they failed, it is answered 503.
+function afterStart(
+  state: AppState,
+  request: Request,
+  env: unknown,
+  executionContext: ExecutionContext | undefined,
+  runtime: Runtime,
+): Promise<Response> {
+  return startApp(state).then(
+    () => dispatch(state, request, env, executionContext, runtime),
+    () => new Response("The app failed to start", { status: 503, headers: { "content-type": "text/plain" } }),
+  );
 }
 
 // The response goes to the runtime: a body made whole ends the request (a later abort of the runtime's

@@ -209,7 +209,7 @@ export function createContext<TEnv = RegisteredEnv>(
     target,
     options.id ?? randomUUID(),
     pathParams,
-    ip === undefined ? undefined : () => ip,
+    ip === undefined ? undefined : { address: () => ip },
   );
   return new Context(info, options.env as TEnv, options.executionContext, options.limits ?? defaultLimits);
 }

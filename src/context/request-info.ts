@@ -1,10 +1,19 @@
 import { headerOf, toStandardRequest } from "../fast-path/fast-path.ts";
+import type { ForwardedOrigin } from "../http/ip.ts";
 import type { RequestTarget } from "../http/request-target.ts";
 import { NO_RUNTIME, type Runtime } from "../runtime/runtime.ts";
 import type { Dictionary } from "./dictionary.ts";
 
-/** How the app finds a request's client address from the peer's (what trusted proxies say, else the peer). */
-export type AddressLookup = (request: Request, peer: string | undefined) => string | undefined;
+/**
+ * How the app finds who made a request from the peer's address: the client's address (what trusted
+ * proxies say, else the peer) and, behind trusted proxies, the scheme and Host the client used.
+ */
+export interface ClientLookup {
+  /** The client's address. */
+  address(request: Request, peer: string | undefined): string | undefined;
+  /** The scheme and Host trusted proxies tell (only with `trustProxy`). */
+  readonly origin?: ((request: Request, peer: string | undefined) => ForwardedOrigin | undefined) | undefined;
+}
 
 /** The request as a handler sees it: the standard `Request` plus what routing found. */
 export class RequestInfo {
@@ -12,8 +21,6 @@ export class RequestInfo {
   readonly source: Request;
   /** The method (an upper-case token). */
   readonly method: string;
-  /** The absolute URL: the validated Host's authority, the normalised path, the query. */
-  readonly url: string;
   /** The path, still percent-encoded, without the query (dot segments removed). */
   readonly path: string;
   /** The raw query string, without `?` (empty when there is none). */
@@ -24,7 +31,10 @@ export class RequestInfo {
   readonly id: string;
 
   readonly #rewritten: boolean;
-  readonly #lookup: AddressLookup | undefined;
+  readonly #lookup: ClientLookup | undefined;
+  // The URL, or `undefined` until asked for behind trusted proxies (their headers are read then).
+  #url: string | undefined;
+  readonly #target: RequestTarget;
   readonly #env: unknown;
   #raw: Request | undefined = undefined;
   #ip: string | undefined | null = null;
@@ -41,13 +51,14 @@ export class RequestInfo {
     target: RequestTarget,
     id: string,
     pathParams: Dictionary<string>,
-    lookup?: AddressLookup,
+    lookup?: ClientLookup,
     runtime: Runtime = NO_RUNTIME,
     env?: unknown,
   ) {
     this.source = source;
     this.method = source.method;
-    this.url = target.url;
+    this.#target = target;
+    this.#url = lookup?.origin === undefined ? target.url : undefined;
     this.path = target.path;
     this.query = target.query;
     this.id = id;
@@ -56,6 +67,27 @@ export class RequestInfo {
     this.#lookup = lookup;
     this.runtime = runtime;
     this.#env = env;
+  }
+
+  /**
+   * The absolute URL: the validated Host's authority, the normalised path, the query. Behind a trusted
+   * proxy (`trustProxy`), the public one: the scheme and Host the client used, from `X-Forwarded-Proto`/
+   * `X-Forwarded-Host` or `Forwarded`, read only when the peer is one of the trusted proxies.
+   */
+  get url(): string {
+    if (this.#url === undefined) this.#url = this.#publicUrl();
+    return this.#url;
+  }
+
+  #publicUrl(): string {
+    const url = this.#target.url;
+    const told = this.#lookup?.origin?.(this.source, this.runtime.peer(this.source, this.#env));
+    if (told === undefined || (told.scheme === undefined && told.host === undefined)) return url;
+    const authority = url.indexOf("//") + 2;
+    const pathAt = url.indexOf("/", authority);
+    const scheme = told.scheme ?? url.slice(0, authority - 3);
+    const host = told.host ?? url.slice(authority, pathAt < 0 ? url.length : pathAt);
+    return `${scheme}://${host}${pathAt < 0 ? "/" : url.slice(pathAt)}`;
   }
 
   /** The path parameters, percent-decoded (an object with no inherited keys). */
@@ -109,7 +141,9 @@ export class RequestInfo {
     if (this.#ip === null) {
       const lookup = this.#lookup;
       this.#ip =
-        lookup === undefined ? undefined : lookup(this.source, this.runtime.peer(this.source, this.#env));
+        lookup === undefined
+          ? undefined
+          : lookup.address(this.source, this.runtime.peer(this.source, this.#env));
     }
     return this.#ip;
   }
@@ -121,7 +155,7 @@ export class RequestInfo {
   get raw(): Request {
     if (this.#raw === undefined) {
       const standard = toStandardRequest(this.source);
-      this.#raw = this.#rewritten ? new Request(this.url, standard) : standard;
+      this.#raw = this.#rewritten ? new Request(this.#target.url, standard) : standard;
     }
     return this.#raw;
   }

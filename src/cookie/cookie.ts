@@ -27,13 +27,18 @@ export function getCookie(ctx: CookieContext, name?: string): string | undefined
 /**
  * Sets a cookie on the response. The value is percent-encoded; the name and every attribute are
  * checked (a bad one throws, so no input can add an attribute). Defaults: `Path=/`, `HttpOnly`,
- * `SameSite=Lax`; `__Secure-`/`__Host-` names get `Secure` and their prefix rules.
+ * `SameSite=Lax`; `__Secure-`/`__Host-` names get `Secure` and their prefix rules; `secure: "auto"` is
+ * `Secure` when the request's (public) URL is `https`.
  *
  * @example
  * setCookie(ctx, "theme", "dark", { maxAge: 60 * 60 * 24 * 365 });
  */
 export function setCookie(ctx: CookieContext, name: string, value: string, options?: CookieOptions): void {
-  ctx.response.headers.append("set-cookie", serializeCookie(name, value, options));
+  const resolved =
+    options?.secure === "auto" && ctx.request.url.startsWith("https:")
+      ? { ...options, secure: true }
+      : options;
+  ctx.response.headers.append("set-cookie", serializeCookie(name, value, resolved));
 }
 
 /**

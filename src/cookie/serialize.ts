@@ -16,8 +16,11 @@ export interface CookieOptions {
   readonly maxAge?: number;
   /** Hidden from scripts. Default `true`. */
   readonly httpOnly?: boolean;
-  /** Sent over HTTPS only (required by `__Secure-`/`__Host-` names, `SameSite=None` and `Partitioned`). */
-  readonly secure?: boolean;
+  /**
+   * Sent over HTTPS only (required by `__Secure-`/`__Host-` names, `SameSite=None` and `Partitioned`).
+   * `"auto"`: when the request's URL is `https` (behind a trusted proxy, the scheme the client used).
+   */
+  readonly secure?: boolean | "auto";
   /** Cross-site sending. Default `Lax`. */
   readonly sameSite?: "Strict" | "Lax" | "None";
   /** Partitioned per top-level site (CHIPS); needs `secure`. */
@@ -54,7 +57,7 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
       `Cookie ${name}: __Secure-/__Host- names, SameSite=None and Partitioned need secure: true`,
     );
   }
-  const secure = options.secure ?? needsSecure;
+  const secure = options.secure === "auto" ? needsSecure : (options.secure ?? needsSecure);
   if (name.startsWith("__Host-") && (path !== "/" || options.domain !== undefined)) {
     throw new TypeError(`Cookie ${name}: a __Host- cookie needs path "/" and no domain`);
   }

@@ -94,21 +94,52 @@ export function addressMatcher(ranges: readonly string[]): (address: string) => 
 /** Which header trusted proxies write. */
 export type ProxyHeader = "x-forwarded-for" | "forwarded";
 
+// One element of `Forwarded` (RFC 7239: `for=192.0.2.1;proto=https;host=example.com`), its parameter
+// names in lower case and quotes removed.
+function forwardedElements(value: string): Map<string, string>[] {
+  return value.split(",").map((element) => {
+    const pairs = new Map<string, string>();
+    for (const part of element.split(";")) {
+      const eq = part.indexOf("=");
+      if (eq < 0) continue;
+      let text = part.slice(eq + 1).trim();
+      if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1);
+      pairs.set(part.slice(0, eq).trim().toLowerCase(), text);
+    }
+    return pairs;
+  });
+}
+
+// A `for=` node: an address with an optional port (`[v6]:port`, `v4:port`), or `undefined`.
+function forwardedNode(node: string | undefined): string | undefined {
+  if (node === undefined) return undefined;
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(node);
+  if (bracketed) return canonicalAddress(bracketed[1]!);
+  return canonicalAddress(node.replace(/:\d+$/, ""));
+}
+
 // The hops a header lists, left (client) to right (nearest proxy); `undefined` for one that is no address.
 function hops(headers: Headers, header: ProxyHeader): (string | undefined)[] {
   const value = headers.get(header);
   if (value === null) return [];
   if (header === "x-forwarded-for") return value.split(",").map((hop) => canonicalAddress(hop.trim()));
-  // RFC 7239: `for=192.0.2.1;proto=https, for="[2001:db8::1]:4711"`.
-  return value.split(",").map((element) => {
-    const pair = element.split(";").find((part) => part.trim().toLowerCase().startsWith("for="));
-    if (pair === undefined) return undefined;
-    let node = pair.trim().slice(4).trim();
-    if (node.startsWith('"') && node.endsWith('"')) node = node.slice(1, -1);
-    const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(node);
-    if (bracketed) return canonicalAddress(bracketed[1]!);
-    return canonicalAddress(node.replace(/:\d+$/, ""));
-  });
+  return forwardedElements(value).map((element) => forwardedNode(element.get("for")));
+}
+
+// Where the walk from the right stops: the index of the first hop not run by a trusted proxy (the
+// client), or of the leftmost hop when all are trusted; -1 when the peer itself is not trusted.
+function clientHop(
+  peer: string | undefined,
+  list: readonly (string | undefined)[],
+  trusted: (address: string) => boolean,
+): number {
+  if (peer === undefined || !trusted(peer)) return -1;
+  for (let i = list.length - 1; i >= 0; i--) {
+    const hop = list[i];
+    if (hop === undefined) return i + 1;
+    if (!trusted(hop)) return i;
+  }
+  return 0;
 }
 
 /**
@@ -122,14 +153,73 @@ export function clientAddress(
   trusted: ((address: string) => boolean) | undefined,
   header: ProxyHeader,
 ): string | undefined {
-  let client = peer === undefined ? undefined : (canonicalAddress(peer) ?? peer);
+  const client = peer === undefined ? undefined : (canonicalAddress(peer) ?? peer);
   if (trusted === undefined || client === undefined || !trusted(client)) return client;
   const list = hops(request.headers, header);
-  for (let i = list.length - 1; i >= 0; i--) {
-    const hop = list[i];
-    if (hop === undefined) return client;
-    client = hop;
-    if (!trusted(hop)) return hop;
+  const at = clientHop(client, list, trusted);
+  return at < list.length ? list[at] : client;
+}
+
+/** The scheme and Host the client used, as trusted proxies tell them. */
+export interface ForwardedOrigin {
+  /** `http` or `https`, when a trusted proxy said which. */
+  readonly scheme: "http" | "https" | undefined;
+  /** The Host (`host[:port]`, lower case), when a trusted proxy said which. */
+  readonly host: string | undefined;
+}
+
+/**
+ * What the trusted proxies in front of the app say of the request the client made: its scheme
+ * (`X-Forwarded-Proto`, or `proto=` of `Forwarded`) and Host (`X-Forwarded-Host`, or `host=`). Read only
+ * when the peer is a trusted proxy (a client that reaches the app directly writes these headers as it
+ * likes). With `Forwarded`, from the element of the hop where the client's address is found (the one
+ * the outermost trusted proxy wrote); with `X-Forwarded-*`, from the value in the same position when a
+ * header lists one per `X-Forwarded-For` hop, else the last value (the nearest proxy's). A value that is
+ * not a scheme or a valid Host is ignored.
+ */
+export function forwardedOrigin(
+  peer: string | undefined,
+  request: { readonly headers: Headers },
+  trusted: (address: string) => boolean,
+  header: ProxyHeader,
+  isHost: (host: string) => boolean,
+): ForwardedOrigin | undefined {
+  const client = peer === undefined ? undefined : (canonicalAddress(peer) ?? peer);
+  if (client === undefined || !trusted(client)) return undefined;
+  const headers = request.headers;
+  let scheme: string | undefined;
+  let host: string | undefined;
+  if (header === "forwarded") {
+    const value = headers.get("forwarded");
+    if (value === null) return undefined;
+    const elements = forwardedElements(value);
+    const at = clientHop(
+      client,
+      elements.map((element) => forwardedNode(element.get("for"))),
+      trusted,
+    );
+    const element = elements[Math.min(at, elements.length - 1)];
+    scheme = element?.get("proto");
+    host = element?.get("host");
+  } else {
+    const list = hops(headers, header);
+    const at = clientHop(client, list, trusted);
+    scheme = aligned(headers.get("x-forwarded-proto"), list.length, at);
+    host = aligned(headers.get("x-forwarded-host"), list.length, at);
   }
-  return client;
+  scheme = scheme?.toLowerCase();
+  host = host?.toLowerCase();
+  return {
+    scheme: scheme === "http" || scheme === "https" ? scheme : undefined,
+    host: host !== undefined && isHost(host) ? host : undefined,
+  };
+}
+
+// The value of an `X-Forwarded-Proto`/`-Host` list for the hop at `at` of `hops` hops: that position when
+// the list has one value per hop, else the last (the nearest proxy's own).
+function aligned(value: string | null, hopCount: number, at: number): string | undefined {
+  if (value === null) return undefined;
+  const values = value.split(",");
+  const chosen = values.length === hopCount && at < hopCount ? values[at] : values[values.length - 1];
+  return chosen?.trim() || undefined;
 }

@@ -236,6 +236,12 @@ function isValidHost(host: string): boolean {
   return true;
 }
 
+/** True for a valid Host value (`host[:port]`: a DNS name, IPv4 or `[IPv6]`, port at most 65535). */
+export function isHost(host: string): boolean {
+  const match = HOST.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+}
+
 // `.`, `..`, `%2e`, `.%2E`… as a whole segment starting at `index`.
 function isDotSegmentAt(target: string, index: number): boolean {
   let i = index;

@@ -16,3 +16,4 @@ export { type AsyncApiDocument, type AsyncApiOptions, asyncapi } from "./asyncap
 export { type DocsPageOptions, docsPage, SCALAR_VERSION } from "./docs-page.ts";
 export type { Schema } from "./json-schema.ts";
 export { type OpenApiDocument, type OpenApiOptions, openapi } from "./openapi.ts";
+export { serveDocument } from "./serve-document.ts";

@@ -2,7 +2,7 @@
 // middleware, sse) asks a `Runtime` and imports no adapter; each adapter implements one
 // (`src/adapters/*-runtime.ts`; the Node adapter's is in `node-request.ts`) and hands it to the app:
 // the root `src/create-app.ts` gives an app the runtime it finds itself on (Bun, Deno, workerd), a
-// server adapter gets the app's `fetch` for its own from `fetchOn` (`src/app/create-app.ts`). Nothing
+// server adapter gets the app's `fetch` for its own from `fetchOn` (`src/app/states.ts`). Nothing
 // is written onto a runtime's objects.
 
 /** A topic message: text, or binary bytes (kept apart on every hop). */

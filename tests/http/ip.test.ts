@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { serve } from "../../src/adapters/node.ts";
-import { addressMatcher, canonicalAddress, clientAddress } from "../../src/http/ip.ts";
+import { setCookie } from "../../src/cookie/mod.ts";
+import { addressMatcher, canonicalAddress, clientAddress, forwardedOrigin } from "../../src/http/ip.ts";
+import { isHost } from "../../src/http/request-target.ts";
 import { createApp, createContext } from "../../src/mod.ts";
+import { NO_RUNTIME } from "../../src/runtime/runtime.ts";
 
 describe("client addresses", () => {
   test("strict parsing: dotted-decimal IPv4 only; IPv6 canonical; mapped IPv4 unwrapped", () => {
@@ -92,6 +95,61 @@ describe("client addresses", () => {
       ),
       "10.0.0.3",
     );
+  });
+
+  test("the public origin: read only from a trusted peer; Forwarded's element where the client is found; X-Forwarded-* aligned or last", () => {
+    const origin = (peer: string, headers: Record<string, string>, header: "forwarded" | "x-forwarded-for") =>
+      forwardedOrigin(peer, withHeaders(headers), trusted, header, isHost);
+    const chain = {
+      forwarded:
+        'for=203.0.113.9;proto=https;host="Public.Example", for=10.0.0.3;proto=http;host=internal:8080',
+    };
+    assert.deepEqual(origin("127.0.0.1", chain, "forwarded"), { scheme: "https", host: "public.example" });
+    assert.equal(origin("198.51.100.4", chain, "forwarded"), undefined, "an untrusted peer tells nothing");
+    // The client wrote an element of its own (left): the one the outermost trusted proxy wrote wins.
+    const spoofed = {
+      forwarded: "for=1.1.1.1;proto=http;host=evil.example, for=203.0.113.9;proto=https;host=a.example",
+    };
+    assert.deepEqual(origin("10.0.0.2", spoofed, "forwarded"), { scheme: "https", host: "a.example" });
+    const aligned = {
+      "x-forwarded-for": "203.0.113.9, 10.0.0.3",
+      "x-forwarded-proto": "https, http",
+      "x-forwarded-host": "public.example, internal",
+    };
+    assert.deepEqual(origin("127.0.0.1", aligned, "x-forwarded-for"), {
+      scheme: "https",
+      host: "public.example",
+    });
+    const overwritten = { "x-forwarded-for": "1.1.1.1, 203.0.113.9", "x-forwarded-proto": "https" };
+    assert.deepEqual(origin("127.0.0.1", overwritten, "x-forwarded-for"), {
+      scheme: "https",
+      host: undefined,
+    });
+    const bad = { "x-forwarded-proto": "ftp", "x-forwarded-host": "a.example@evil.example" };
+    assert.deepEqual(origin("127.0.0.1", bad, "x-forwarded-for"), { scheme: undefined, host: undefined });
+    const port = { "x-forwarded-host": "a.example:99999" };
+    assert.deepEqual(origin("127.0.0.1", port, "x-forwarded-for"), { scheme: undefined, host: undefined });
+  });
+
+  test('ctx.request.url behind a trusted proxy; Secure "auto" cookies follow it; the connection\'s URL otherwise', async () => {
+    const make = (peer: string) => {
+      const app = createApp({
+        trustProxy: { addresses: ["127.0.0.1"] },
+        runtime: { ...NO_RUNTIME, peer: () => peer },
+      });
+      app.get("/where", (ctx) => {
+        setCookie(ctx, "a", "1", { secure: "auto" });
+        return new Response(ctx.request.url);
+      });
+      return app;
+    };
+    const headers = { "x-forwarded-proto": "https", "x-forwarded-host": "public.example:8443" };
+    const proxied = await make("127.0.0.1").request("http://10.1.1.1:3000/where?x=%20", { headers });
+    assert.equal(await proxied.text(), "https://public.example:8443/where?x=%20");
+    assert.match(proxied.headers.get("set-cookie")!, /; Secure;/);
+    const direct = await make("198.51.100.4").request("http://10.1.1.1:3000/where", { headers });
+    assert.equal(await direct.text(), "http://10.1.1.1:3000/where");
+    assert.doesNotMatch(direct.headers.get("set-cookie")!, /Secure/);
   });
 
   test("ctx.request.ip: undefined in-process, given by createContext", async () => {

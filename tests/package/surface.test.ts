@@ -180,10 +180,13 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   },
   "./node": {
     values: ["serve", "toNodeHandler"],
-    types: ["FetchApp", "NodeHandler", "ServeOptions", "ServerHandle"],
+    types: ["FetchApp", "NodeHandler", "ServeOptions", "ServerHandle", "ShutdownSignal"],
   },
-  "./bun": { values: ["serve"], types: ["BunApp", "BunServeOptions", "BunServerHandle"] },
-  "./deno": { values: ["serve"], types: ["DenoApp", "DenoServeOptions", "DenoServerHandle"] },
+  "./bun": { values: ["serve"], types: ["BunApp", "BunServeOptions", "BunServerHandle", "ShutdownSignal"] },
+  "./deno": {
+    values: ["serve"],
+    types: ["DenoApp", "DenoServeOptions", "DenoServerHandle", "ShutdownSignal"],
+  },
   "./workers": {
     values: ["channelHost", "forwardTo", "toWorker"],
     types: [
@@ -253,7 +256,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     ],
   },
   "./openapi": {
-    values: ["SCALAR_VERSION", "asyncapi", "docsPage", "openapi"],
+    values: ["SCALAR_VERSION", "asyncapi", "docsPage", "openapi", "serveDocument"],
     types: [
       "AsyncApiDocument",
       "AsyncApiOptions",

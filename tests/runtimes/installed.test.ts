@@ -220,7 +220,7 @@ describe("the npm package, installed from its tarball", { timeout: 240_000 }, ()
     writeFileSync(
       join(jsr, "server.ts"),
       'import { serve } from "@portico/portico/deno";\nimport { app } from "./app.ts";\n' +
-        'const server = serve(app, { port: 0 });\nconsole.log("READY " + server.url.origin);\n',
+        'const server = await serve(app, { port: 0 });\nconsole.log("READY " + server.url.origin);\n',
     );
     assert.ok(Object.keys(exports).includes("./deno"));
     await serveWith(deno, ["run", ...DENO_FLAGS, "--node-modules-dir=manual", "server.ts"], jsr);

@@ -14,6 +14,8 @@ export interface StartedProcess {
   readonly pid: number;
   /** Resolves with the exit code once the process has ended, however it ended. */
   readonly exited: Promise<number | null>;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -38,24 +40,30 @@ export function startProcess(
       child.kill("SIGKILL");
       reject(new Error(`${command} did not start within ${STARTUP_TIMEOUT} ms:\n${output}`));
     }, STARTUP_TIMEOUT);
+    let ready = false;
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
+      if (ready) return;
       const match = /(?:READY|[Ll]istening on) (https?:\/\/[^\s/]+)/.exec(output);
       if (!match) return;
+      ready = true;
       clearTimeout(timer);
       child.stdout.off("data", onData);
-      child.stdout.resume();
+      child.stdout.on("data", (more: Buffer) => {
+        if (output.length < 1_000_000) output += more.toString();
+      });
       resolve({
         origin: match[1]!.replace("localhost", "127.0.0.1"),
         pid: child.pid!,
         exited,
+        output: () => output,
         stop: () => stopProcess(child),
       });
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      onData(Buffer.alloc(0));
+      if (output.length < 1_000_000) output += chunk.toString();
+      if (!ready) onData(Buffer.alloc(0));
     });
     child.on("exit", (code) => {
       clearTimeout(timer);

@@ -19,10 +19,10 @@ export async function serveHere(app: App): Promise<() => Promise<void>> {
   let server: { readonly url: URL; close(): Promise<void> };
   if (typeof Bun !== "undefined") {
     const { serve } = await import("../../src/adapters/bun.ts");
-    server = serve(app, { port: 0, hostname: "127.0.0.1" });
+    server = await serve(app, { port: 0, hostname: "127.0.0.1" });
   } else if (typeof Deno !== "undefined") {
     const { serve } = await import("../../src/adapters/deno.ts");
-    server = serve(app, { port: 0, hostname: "127.0.0.1" });
+    server = await serve(app, { port: 0, hostname: "127.0.0.1" });
   } else {
     const { serve } = await import("../../src/adapters/node.ts");
     server = await serve(app, { port: 0, hostname: "127.0.0.1" });

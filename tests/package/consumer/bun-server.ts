@@ -2,5 +2,5 @@
 import { serve } from "portico/bun";
 import { app } from "./app.ts";
 
-const server = serve(app, { port: 0 });
+const server = await serve(app, { port: 0 });
 console.log(`READY ${server.url.origin}`);

@@ -2,5 +2,5 @@
 import { serve } from "npm:portico/deno";
 import { app } from "./app.ts";
 
-const server = serve(app, { port: 0 });
+const server = await serve(app, { port: 0 });
 console.log(`READY ${server.url.origin}`);

@@ -2,5 +2,5 @@
 import { serve } from "../../../src/adapters/bun.ts";
 import { app } from "../../conformance/fixture-app.ts";
 
-const server = serve(app, { port: 0, hostname: "127.0.0.1" });
+const server = await serve(app, { port: 0, hostname: "127.0.0.1" });
 console.log(`READY ${server.url.origin}`);

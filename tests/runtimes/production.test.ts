@@ -1,0 +1,152 @@
+// Production seams on real servers — Node 20, Node 24, Bun and Deno, each through its `serve()` with its
+// defaults: the public URL behind a trusted proxy (and spoofing from anywhere else), and SIGTERM under
+// load (no accepted request dropped, websockets closed with 1001, `onClose` last, the process gone).
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import WebSocket from "ws";
+import { root, type StartedProcess, startProcess } from "./processes.ts";
+import { nodeBin } from "./targets.ts";
+
+const deno = join(root, "node_modules", ".bin", "deno");
+const bun = join(root, ".runtimes", "node_modules", ".bin", "bun");
+const ENTRY = "tests/runtimes/entries/production.ts";
+/** Each runtime, started with its own `serve()` on the production fixture. */
+export const RUNTIMES: Record<string, (env: Record<string, string>) => Promise<StartedProcess>> = {
+  "Node 20": (env) => startProcess(process.execPath, ["--import", "tsx", ENTRY], env),
+  "Node 24": (env) => startProcess(nodeBin(24), [ENTRY], env),
+  Bun: (env) => startProcess(bun, ["run", ENTRY], env),
+  Deno: (env) => startProcess(deno, ["run", "--allow-net", "--allow-env", "--allow-read", ENTRY], env),
+};
+
+const PROXIED = {
+  "x-forwarded-for": "203.0.113.9",
+  "x-forwarded-proto": "https",
+  "x-forwarded-host": "public.example",
+};
+
+async function text(url: string, init?: RequestInit): Promise<[number, string]> {
+  const res = await fetch(url, init);
+  return [res.status, await res.text()];
+}
+
+for (const [runtime, start] of Object.entries(RUNTIMES)) {
+  describe(`production seams on ${runtime}`, () => {
+    const servers: StartedProcess[] = [];
+    after(async () => {
+      await Promise.all(servers.map((server) => server.stop()));
+    });
+
+    test("behind a trusted proxy, the public URL: ctx.request.url, Secure cookies, csrf's origin, the document's server", async () => {
+      const server = await start({ TRUST_PROXY: "127.0.0.1,::1" });
+      servers.push(server);
+      const o = server.origin;
+      assert.deepEqual(await text(`${o}/started`), [200, "true"], "onStart ran before the first answer");
+      assert.deepEqual(await text(`${o}/url?q=1`, { headers: PROXIED }), [
+        200,
+        "https://public.example/url?q=1",
+      ]);
+      assert.deepEqual(await text(`${o}/ip`, { headers: PROXIED }), [200, "203.0.113.9"]);
+      assert.deepEqual(await text(`${o}/url`), [200, `${o}/url`], "without the headers: the connection's");
+      // A chain: the client's own X-Forwarded-Proto is left of what the trusted proxy appended.
+      assert.deepEqual(
+        await text(`${o}/url`, {
+          headers: { "x-forwarded-for": "198.51.100.1, 203.0.113.9", "x-forwarded-proto": "http, https" },
+        }),
+        [200, `https://${new URL(o).host}/url`],
+      );
+      // What is not a scheme or a Host is ignored.
+      assert.deepEqual(
+        await text(`${o}/url`, {
+          headers: { "x-forwarded-proto": "javascript", "x-forwarded-host": "evil.example/path" },
+        }),
+        [200, `${o}/url`],
+      );
+      const cookie = await fetch(`${o}/cookie`, { headers: PROXIED });
+      assert.equal(cookie.headers.get("set-cookie"), "pref=1; Path=/; HttpOnly; Secure; SameSite=Lax");
+      const plain = await fetch(`${o}/cookie`);
+      assert.equal(plain.headers.get("set-cookie"), "pref=1; Path=/; HttpOnly; SameSite=Lax");
+      assert.deepEqual(
+        await text(`${o}/form`, {
+          method: "POST",
+          headers: {
+            ...PROXIED,
+            origin: "https://public.example",
+            "content-type": "application/x-www-form-urlencoded",
+          },
+          body: "a=1",
+        }),
+        [200, "posted"],
+      );
+      const doc = (await (await fetch(`${o}/openapi.json`, { headers: PROXIED })).json()) as {
+        servers: { url: string }[];
+      };
+      assert.deepEqual(doc.servers, [{ url: "https://public.example" }]);
+    });
+
+    test("a client that reaches the app directly cannot choose its URL (GHSA-444r-cwp2-x5xf)", async () => {
+      const server = await start({ TRUST_PROXY: "10.0.0.0/8" });
+      servers.push(server);
+      const o = server.origin;
+      assert.deepEqual(await text(`${o}/url`, { headers: PROXIED }), [200, `${o}/url`]);
+      assert.deepEqual(await text(`${o}/ip`, { headers: PROXIED }), [200, "127.0.0.1"]);
+      const cookie = await fetch(`${o}/cookie`, { headers: PROXIED });
+      assert.equal(cookie.headers.get("set-cookie"), "pref=1; Path=/; HttpOnly; SameSite=Lax");
+      const forged = await fetch(`${o}/form`, {
+        method: "POST",
+        headers: {
+          ...PROXIED,
+          origin: "https://public.example",
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: "a=1",
+      });
+      await forged.arrayBuffer();
+      assert.equal(forged.status, 403);
+      const doc = (await (await fetch(`${o}/openapi.json`, { headers: PROXIED })).json()) as {
+        servers: { url: string }[];
+      };
+      assert.deepEqual(doc.servers, [{ url: o }]);
+    });
+
+    test("SIGTERM under load: every accepted request answered, websockets closed with 1001, onClose last, the process ends", async () => {
+      const server = await start({});
+      const o = server.origin;
+      const socket = new WebSocket(`${o.replace("http", "ws")}/ws`);
+      await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+      const closeCode = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
+      // Long requests in flight when the signal comes, and clients that keep asking through it.
+      const long = Array.from({ length: 20 }, () => text(`${o}/slow?ms=1500`));
+      let stop = false;
+      let answered = 0;
+      let refused = 0;
+      const loops = Array.from({ length: 6 }, async () => {
+        while (!stop) {
+          try {
+            const [status, body] = await text(`${o}/slow?ms=20`);
+            assert.deepEqual([status, body], [200, "done"]);
+            answered++;
+          } catch (error) {
+            if (error instanceof assert.AssertionError) throw error;
+            refused++; // not accepted: the server stopped accepting
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      process.kill(server.pid, "SIGTERM");
+      const results = await Promise.all(long);
+      assert.deepEqual(results, Array(20).fill([200, "done"]), "every long request in flight was answered");
+      assert.equal(await closeCode, 1001);
+      await server.exited;
+      stop = true;
+      await Promise.all(loops);
+      const closed = /CLOSED accepted=(\d+) answered=(\d+)/.exec(server.output());
+      assert.ok(closed, `onClose did not run:\n${server.output()}`);
+      assert.equal(Number(closed[1]), Number(closed[2]), "the server answered what it accepted");
+      assert.equal(Number(closed[1]), 20 + answered, "the clients got every answer the server gave");
+      assert.ok(answered > 0);
+      assert.ok(refused > 0, "new requests were refused once the server stopped accepting");
+    });
+  });
+}
