@@ -21,6 +21,7 @@ export {
   type ExecutionContext,
   type Register,
   type RegisteredEnv,
+  type RegisteredSession,
   type RegisteredState,
   type ResponseTransform,
 } from "./context/context.ts";
@@ -46,6 +47,7 @@ export type {
   SecurityDeclaration,
   SecurityScheme,
 } from "./context/route-doc.ts";
+export type { Session } from "./context/session.ts";
 export type {
   PublishOptions,
   Recovery,

@@ -6,6 +6,7 @@ import { defaultLimits, type Limits } from "./limits.ts";
 import { randomUUID } from "./request-id.ts";
 import { RequestInfo } from "./request-info.ts";
 import { ResponseState } from "./response-state.ts";
+import { type Session, sessionOf } from "./session.ts";
 
 /**
  * Rewrites the built response (compression, ETags): gets the `Response` with its full body (also for
@@ -29,6 +30,7 @@ export interface ExecutionContext {
  *   interface Register {
  *     env: { DB: D1Database };         // ctx.env, ep.context.env
  *     state: { user?: User };          // ctx.state
+ *     session: { userId: string };     // ctx.session.data (portico/session)
  *   }
  * }
  * ```
@@ -43,6 +45,9 @@ export type RegisteredEnv = Register extends { readonly env: infer TEnv } ? TEnv
 export type RegisteredState = Register extends { readonly state: infer TState }
   ? TState
   : Record<string, unknown>;
+
+/** The session type: `Session<Register["session"]>` when registered, else `Session`. */
+export type RegisteredSession = Register extends { readonly session: infer TData } ? Session<TData> : Session;
 
 /** Everything a handler gets for one request. */
 export class Context<TEnv = RegisteredEnv> {
@@ -160,6 +165,20 @@ export class Context<TEnv = RegisteredEnv> {
   get state(): RegisteredState {
     this.#state ??= {} as RegisteredState;
     return this.#state;
+  }
+
+  /**
+   * The request's session, opened by `app.use(session({ secret }))` from `portico/session` (a
+   * `TypeError` without it), typed by `Register["session"]` (or use `sessions.of(ctx)`, typed by the
+   * middleware's schema).
+   */
+  get session(): RegisteredSession {
+    const session = sessionOf(this);
+    if (session === undefined)
+      throw new TypeError(
+        "ctx.session needs the session middleware: app.use(session({ secret })) from portico/session",
+      );
+    return session as RegisteredSession;
   }
 
   /** Keeps work going after the response is sent (Workers' `waitUntil`; elsewhere the promise just runs). */

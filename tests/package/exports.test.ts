@@ -17,6 +17,7 @@ const ENTRY_POINTS = [
   "./sse",
   "./middleware",
   "./jwt",
+  "./session",
   "./openapi",
   "./client",
   "./pubsub/redis",

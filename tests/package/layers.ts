@@ -12,6 +12,6 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["router"],
   ["app"],
   ["cookie", "sse", "middleware", "openapi"],
-  ["client"],
+  ["client", "session"],
   ["adapters"],
 ];

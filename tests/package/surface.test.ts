@@ -158,6 +158,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "RedirectOptions",
       "Register",
       "RegisteredEnv",
+      "RegisteredSession",
       "RegisteredState",
       "RequestIdOptions",
       "RequestInfo",
@@ -165,6 +166,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "ResponseState",
       "ResponseTransform",
       "Runnable",
+      "Session",
       "Socket",
       "SocketHandler",
       "SocketMessage",
@@ -269,6 +271,10 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   "./pubsub/nats": {
     values: ["natsPubSub"],
     types: ["NatsPubSubOptions"],
+  },
+  "./session": {
+    values: ["session", "SessionTooLarge"],
+    types: ["Session", "SessionData", "SessionMiddleware", "SessionOptions"],
   },
   "./jwt": {
     values: ["jwt", "JwtInvalid", "signJwt", "Unauthorized", "verifyJwt"],

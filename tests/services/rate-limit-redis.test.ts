@@ -1,4 +1,4 @@
-// rateLimit() on redisStore() against a real redis-server: two instances (each its own app, server and
+// rateLimit() and session() on redisStore() against a real redis-server: two instances (each its own app, server and
 // connection) share one limit; the store's own contract; and an outage: requests neither hang nor fail,
 // they go through uncounted and are reported, and counting resumes when Redis is back.
 import assert from "node:assert/strict";
@@ -6,6 +6,7 @@ import { after, before, test } from "node:test";
 import { serve } from "../../src/adapters/node.ts";
 import { rateLimit, redisStore } from "../../src/middleware/mod.ts";
 import { createApp } from "../../src/mod.ts";
+import { session } from "../../src/session/session.ts";
 import { BROKERS, freePort, stopBroker, until } from "./brokers.ts";
 
 const redis = BROKERS.find((broker) => broker.name === "Redis")!;
@@ -99,5 +100,36 @@ test("redisStore: during an outage requests go through uncounted and reported; c
     await served.close();
     await store.close();
     await stopBroker(broker);
+  }
+});
+
+test("session() on redisStore: a session made on one instance is read on another; destroyed on one, gone on both", async () => {
+  const url = `redis://127.0.0.1:${port}`;
+  const instances = [0, 1].map(() => {
+    const store = redisStore({ url, prefix: `session-${port}:`, timeoutMs: 500 });
+    const app = createApp();
+    app.use(session({ store }));
+    app.get("/visit", (ctx) => {
+      const data = ctx.session.data as { visits?: number };
+      data.visits = (data.visits ?? 0) + 1;
+      return new Response(String(data.visits));
+    });
+    app.post("/logout", (ctx) => {
+      ctx.session.destroy();
+      return new Response("out");
+    });
+    return { app, store };
+  });
+  const [one, two] = await Promise.all(instances.map((i) => serve(i.app, { port: 0, signals: false })));
+  try {
+    const first = await fetch(new URL("/visit", one!.url));
+    const cookie = first.headers.getSetCookie()[0]!.split(";")[0]!;
+    assert.equal(await first.text(), "1");
+    assert.equal(await (await fetch(new URL("/visit", two!.url), { headers: { cookie } })).text(), "2");
+    await (await fetch(new URL("/logout", two!.url), { method: "POST", headers: { cookie } })).arrayBuffer();
+    assert.equal(await (await fetch(new URL("/visit", one!.url), { headers: { cookie } })).text(), "1");
+  } finally {
+    await Promise.all([one!.close(), two!.close()]);
+    await Promise.all(instances.map((i) => i.store.close()));
   }
 });

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import * as v from "valibot";
 import { jwt, signJwt } from "../../../src/middleware/jwt.ts";
-import { health, rateLimit } from "../../../src/middleware/mod.ts";
+import { health, memoryStore, rateLimit } from "../../../src/middleware/mod.ts";
 import { defineEndpoint } from "../../../src/mod.ts";
+import { session } from "../../../src/session/session.ts";
 import type { Topic } from "../suite.ts";
 
 const SECRET = "conformance-secret-of-at-least-32-bytes";
@@ -20,8 +21,30 @@ const b64 = (text: string) => btoa(text).replace(/=+$/, "").replace(/\+/g, "-").
 
 /** portico/jwt, rateLimit() and health() on every runtime: WebCrypto through jose, a store in the instance. */
 export const tokens: Topic = {
-  name: "JWT, rate limits and health",
+  name: "JWT, sessions, rate limits and health",
   routes(app) {
+    for (const [prefix, sessions] of [
+      ["/sessions/sealed", session({ secret: SECRET, cookie: { path: "/sessions/sealed" } })],
+      ["/sessions/stored", session({ store: memoryStore(), cookie: { path: "/sessions/stored" } })],
+    ] as const) {
+      app.on(prefix, (r) =>
+        r
+          .use(sessions)
+          .get("/visit", (ctx) => {
+            const data = ctx.session.data as { visits?: number };
+            data.visits = (data.visits ?? 0) + 1;
+            return new Response(String(data.visits));
+          })
+          .post("/login", (ctx) => {
+            ctx.session.regenerate();
+            return new Response("regenerated");
+          })
+          .post("/logout", (ctx) => {
+            ctx.session.destroy();
+            return new Response("destroyed");
+          }),
+      );
+    }
     const checks = health({ app, checks: { up: () => true, down: () => false }, timeoutMs: 500 });
     app.get("/health/live", checks.live);
     app.get("/health/ready", checks.ready);
@@ -39,6 +62,41 @@ export const tokens: Topic = {
     );
   },
   cases: [
+    {
+      name: "sessions: sealed in the cookie (WebCrypto AES-GCM) or kept in a store; tampered and destroyed ones are empty",
+      async run(c) {
+        for (const kind of ["sealed", "stored"]) {
+          const base = `/sessions/${kind}`;
+          const visit = async (cookie?: string) => {
+            const res = await c.fetch(`${base}/visit`, cookie ? { headers: { cookie } } : {});
+            const set = res.headers.getSetCookie()[0]?.split(";")[0];
+            return { text: await res.text(), cookie: set ?? cookie };
+          };
+          const first = await visit();
+          assert.equal(first.text, "1", kind);
+          const second = await visit(first.cookie);
+          assert.equal(second.text, "2", kind);
+          const value = second.cookie!.split("=")[1]!;
+          const tampered = `session=${value.slice(0, 12)}${value[12] === "x" ? "y" : "x"}${value.slice(13)}`;
+          assert.equal((await visit(tampered)).text, "1", `${kind}: tampered`);
+          const login = await c.fetch(`${base}/login`, {
+            method: "POST",
+            headers: { cookie: second.cookie! },
+          });
+          await login.arrayBuffer();
+          const renewed = login.headers.getSetCookie()[0]?.split(";")[0];
+          assert.ok(renewed && renewed !== second.cookie, `${kind}: regenerate() gives a new cookie`);
+          assert.equal((await visit(renewed)).text, "3", `${kind}: the data is kept`);
+          const out = await c.fetch(`${base}/logout`, { method: "POST", headers: { cookie: renewed } });
+          await out.arrayBuffer();
+          assert.match(out.headers.getSetCookie()[0]!, /^session=; Path=\/sessions\/\w+; Max-Age=0/);
+          if (kind === "stored") {
+            assert.equal((await visit(renewed)).text, "1", "replayed after destroy(): empty");
+            assert.equal((await visit(second.cookie)).text, "1", "the id before regenerate(): gone");
+          }
+        }
+      },
+    },
     {
       name: "jwt: a valid token's typed claims reach the endpoint; expired, unsigned or foreign ones are 401s saying why",
       async run(c) {
