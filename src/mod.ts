@@ -125,6 +125,7 @@ export {
 } from "./router/create-router.ts";
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
 export type { NamespaceCallback, ScopeErrorHandler, ScopeNotFoundHandler } from "./router/scope.ts";
+export type { FileAccess, FileInfo } from "./runtime/files.ts";
 export type {
   Broadcast,
   Coding,

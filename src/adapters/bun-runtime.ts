@@ -2,6 +2,7 @@
 // its second argument tells the peer, upgrades (`server.upgrade`) and lifts idle timeouts.
 import type { Runtime, UpgradeShim } from "../runtime/runtime.ts";
 import type { BunSocketData } from "../ws/bun-handlers.ts";
+import { bunFiles } from "./files.ts";
 
 interface BunServer {
   upgrade(request: Request, options: { data: BunSocketData; headers?: Record<string, string> }): boolean;
@@ -51,4 +52,5 @@ export const bunRuntime: Runtime = {
   },
   compressor: () => undefined,
   resumed: () => false,
+  files: bunFiles,
 };

@@ -2,6 +2,7 @@
 // connection info `fetch` gets as its second argument, websockets through `Deno.upgradeWebSocket`.
 import type { Runtime, UpgradeShim } from "../runtime/runtime.ts";
 import { forwardEvents, type StandardWebSocket, standardTransport } from "../ws/whatwg-transport.ts";
+import { denoFiles } from "./files.ts";
 
 type UpgradeWebSocket = (
   request: Request,
@@ -43,4 +44,5 @@ export const denoRuntime: Runtime = {
   compressor: () => undefined,
   resumed: () => false,
   releasesUpgradedRequest: true,
+  files: denoFiles,
 };

@@ -3,13 +3,22 @@
 import { NO_RUNTIME, type Runtime } from "../runtime/runtime.ts";
 import { bunRuntime, onBun } from "./bun-runtime.ts";
 import { denoRuntime, onDeno } from "./deno-runtime.ts";
+import { nodeFiles } from "./files.ts";
 import { onWorkerd, workersRuntime } from "./workers-runtime.ts";
 
-/** The runtime this process runs on, when it is one that serves `app.fetch` itself; else none. */
+const onNode =
+  typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string";
+
+/**
+ * The runtime this process runs on, when it is one that serves `app.fetch` itself; on Node (which
+ * needs `portico/node` to serve), none but its file system, for `app.request()` in tests; else none.
+ */
 export const fetchRuntime: Runtime = onBun
   ? bunRuntime
   : onDeno
     ? denoRuntime
     : onWorkerd
       ? workersRuntime
-      : NO_RUNTIME;
+      : onNode
+        ? { ...NO_RUNTIME, files: nodeFiles }
+        : NO_RUNTIME;

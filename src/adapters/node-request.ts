@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { FastRequest } from "../fast-path/fast-path.ts";
 import { ByteBuffer } from "../http/byte-buffer.ts";
 import type { Runtime, UpgradeShim } from "../runtime/runtime.ts";
+import { nodeFiles } from "./files.ts";
 import { nodeCompressors } from "./node-compress.ts";
 
 /**
@@ -32,6 +33,7 @@ export const nodeRuntime: Runtime = {
   keepOpen: () => {},
   compressor: (coding) => nodeCompressors[coding],
   resumed: () => false,
+  files: nodeFiles,
 };
 
 class IncomingRequest extends FastRequest {

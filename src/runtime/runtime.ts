@@ -4,6 +4,7 @@
 // the root `src/create-app.ts` gives an app the runtime it finds itself on (Bun, Deno, workerd), a
 // server adapter gets the app's `fetch` for its own from `fetchOn` (`src/app/states.ts`). Nothing
 // is written onto a runtime's objects.
+import type { FileAccess } from "./files.ts";
 
 /** A topic message: text, or binary bytes (kept apart on every hop). */
 export type TopicMessage = string | Uint8Array;
@@ -127,6 +128,8 @@ export interface Runtime {
    * idle socket's memory shows (a `Headers` per socket cost Node ~1.2 KiB).
    */
   readonly releasesUpgradedRequest?: boolean;
+  /** Its file system, where it has one (`serveStatic()` reads through it): Node, Bun and Deno. */
+  readonly files?: FileAccess | undefined;
 }
 
 /** The runtime of an app with none to ask (`app.request()` in tests, an unknown host). */

@@ -11,7 +11,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["endpoint", "ws"],
   ["router"],
   ["app"],
-  ["cookie", "sse", "middleware", "openapi"],
+  ["cookie", "sse", "middleware", "openapi", "static"],
   ["client", "session"],
   ["adapters"],
 ];

@@ -108,6 +108,8 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "NativeTopics",
       "OpenSocket",
       "Runtime",
+      "FileAccess",
+      "FileInfo",
       "SocketSink",
       "SocketTransport",
       "Broadcast",
@@ -272,6 +274,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     values: ["natsPubSub"],
     types: ["NatsPubSubOptions"],
   },
+  "./static": { values: ["serveStatic"], types: ["AssetsBinding", "StaticOptions"] },
   "./session": {
     values: ["session", "SessionTooLarge"],
     types: ["Session", "SessionData", "SessionMiddleware", "SessionOptions"],

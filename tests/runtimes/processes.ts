@@ -96,6 +96,7 @@ type MiniflareClass = new (options: {
   host: string;
   port: number;
   durableObjects?: Record<string, string>;
+  assets?: object;
 }) => { readonly ready: Promise<URL>; dispose(): Promise<void> };
 
 /** A module Worker served by Miniflare (workerd). */
@@ -119,6 +120,7 @@ export async function startWorker(
   entry: string,
   port = 0,
   durableObjects?: Record<string, string>,
+  assets?: { readonly directory: string; readonly binding: string },
 ): Promise<StartedWorker> {
   const { build } = await import("esbuild");
   const testsDir = join(root, "tests");
@@ -156,6 +158,14 @@ export async function startWorker(
     host: "127.0.0.1",
     port,
     ...(durableObjects ? { durableObjects } : {}),
+    ...(assets
+      ? {
+          assets: {
+            ...assets,
+            routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: true },
+          },
+        }
+      : {}),
   });
   const url = await mf.ready;
   return { origin: url.origin, stop: () => mf.dispose() };

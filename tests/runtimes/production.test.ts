@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import WebSocket from "ws";
-import { root, type StartedProcess, startProcess } from "./processes.ts";
+import { rawExchange } from "../conformance/raw.ts";
+import { makeStaticFixture } from "../static/fixture.ts";
+import { root, type StartedProcess, startProcess, startWorker } from "./processes.ts";
 import { nodeBin } from "./targets.ts";
 
 const deno = join(root, "node_modules", ".bin", "deno");
@@ -18,6 +20,9 @@ export const RUNTIMES: Record<string, (env: Record<string, string>) => Promise<S
   Bun: (env) => startProcess(bun, ["run", ENTRY], env),
   Deno: (env) => startProcess(deno, ["run", "--allow-net", "--allow-env", "--allow-read", ENTRY], env),
 };
+
+const fixture = makeStaticFixture();
+after(() => fixture.remove());
 
 const PROXIED = {
   "x-forwarded-for": "203.0.113.9",
@@ -109,6 +114,70 @@ for (const [runtime, start] of Object.entries(RUNTIMES)) {
       assert.deepEqual(doc.servers, [{ url: o }]);
     });
 
+    test("static files: streamed whole and in ranges, 304s, precompressed; hostile raw targets refused; a client leaving mid-file", async () => {
+      const server = await start({ STATIC_ROOT: fixture.root });
+      servers.push(server);
+      const o = server.origin;
+      const whole = await fetch(`${o}/assets/big.bin`);
+      assert.equal(whole.headers.get("content-length"), String(fixture.big.length));
+      assert.deepEqual(Buffer.from(await whole.arrayBuffer()), fixture.big);
+      const part = await fetch(`${o}/assets/big.bin`, { headers: { range: "bytes=100000-100099" } });
+      assert.deepEqual(
+        [part.status, Buffer.from(await part.arrayBuffer())],
+        [206, fixture.big.subarray(100000, 100100)],
+      );
+      const css = await fetch(`${o}/assets/css/a.css`);
+      assert.deepEqual(
+        [css.headers.get("content-type"), await css.text()],
+        ["text/css; charset=utf-8", "body { color: red }\n"],
+      );
+      const cached = await fetch(`${o}/assets/css/a.css`, {
+        headers: { "if-none-match": css.headers.get("etag")! },
+      });
+      assert.equal(cached.status, 304);
+      const head = await fetch(`${o}/assets/big.bin`, { method: "HEAD" });
+      assert.deepEqual([head.status, head.headers.get("content-length")], [200, String(fixture.big.length)]);
+      const br = await rawExchange(
+        o,
+        "GET /assets/page.txt HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\nConnection: close\r\n\r\n",
+      );
+      assert.ok(
+        br.kind === "response" &&
+          br.headers.get("content-encoding") === "br" &&
+          br.headers.get("vary") === "Accept-Encoding",
+      );
+      for (const target of [
+        "/assets/../../secret.txt",
+        "/assets/%2e%2e/%2e%2e/secret.txt",
+        "/assets/..%2f..%2fsecret.txt",
+        "/assets/%252e%252e/secret.txt",
+        "/assets/..\\..\\secret.txt",
+        "/assets/%5c..%5csecret.txt",
+        "/assets/a%00.css",
+        "/assets/%2fetc%2fpasswd",
+        "/assets/%c0%ae%c0%ae/secret.txt",
+        "/assets/leak.txt",
+        "/assets/leakdir/x.txt",
+        "/assets/.env",
+        "/assets/empty/",
+      ]) {
+        const answer = await rawExchange(o, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        assert.equal(answer.kind, "response", target);
+        if (answer.kind !== "response") continue;
+        assert.ok([400, 404].includes(answer.status), `${target}: ${answer.status}`);
+        assert.doesNotMatch(answer.body, /outside|SECRET/, target);
+      }
+      // A client that leaves a few bytes into a 4 MiB file: the server goes on answering.
+      for (let i = 0; i < 5; i++) {
+        const controller = new AbortController();
+        const leaving = await fetch(`${o}/assets/big.bin`, { signal: controller.signal });
+        const reader = leaving.body!.getReader();
+        await reader.read();
+        controller.abort();
+      }
+      assert.equal(await (await fetch(`${o}/assets/css/a.css`)).text(), "body { color: red }\n");
+    });
+
     test("SIGTERM under load: every accepted request answered, websockets closed with 1001, onClose last, the process ends", async () => {
       const server = await start({});
       const o = server.origin;
@@ -150,3 +219,27 @@ for (const [runtime, start] of Object.entries(RUNTIMES)) {
     });
   });
 }
+
+describe("static files on workerd, through the static-assets binding", () => {
+  let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+  after(async () => {
+    await worker?.stop();
+  });
+  test("a file is read through env.ASSETS; hostile paths are refused before it; without a binding a clear 500", async () => {
+    worker = await startWorker(join(root, "tests/runtimes/entries/static-worker.ts"), 0, undefined, {
+      directory: fixture.root,
+      binding: "ASSETS",
+    });
+    const o = worker.origin;
+    const css = await fetch(`${o}/assets/css/a.css`);
+    assert.deepEqual([css.status, await css.text()], [200, "body { color: red }\n"]);
+    assert.match(css.headers.get("content-type")!, /^text\/css/);
+    for (const target of ["/assets/..%2f..%2fsecret.txt", "/assets/%5c..%5csecret.txt", "/assets/.env"]) {
+      const answer = await rawExchange(o, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      assert.ok(answer.kind === "response" && [400, 404].includes(answer.status), target);
+    }
+    const bare = await fetch(`${o}/bare/css/a.css`);
+    assert.equal(bare.status, 500);
+    assert.doesNotMatch(await bare.text(), /ASSETS|at /);
+  });
+});

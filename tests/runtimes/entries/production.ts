@@ -1,10 +1,12 @@
 // A production-shaped app on whichever runtime runs the file (Node, Bun, Deno), served by the runtime's
 // `serve()` with its defaults (signals included): trusted proxies from $TRUST_PROXY, `onStart` and
-// `onClose` hooks that print, slow requests counted as they are accepted and answered, a websocket.
+// `onClose` hooks that print, slow requests counted as they are accepted and answered, a websocket,
+// static files from $STATIC_ROOT.
 import { setCookie } from "../../../src/cookie/mod.ts";
 import { csrf } from "../../../src/middleware/mod.ts";
 import { createApp } from "../../../src/mod.ts";
 import { openapi, serveDocument } from "../../../src/openapi/mod.ts";
+import { serveStatic } from "../../../src/static/serve-static.ts";
 import { envVar, serveHere } from "../serve-here.ts";
 
 const trust = envVar("TRUST_PROXY");
@@ -42,6 +44,8 @@ app.get("/slow", async (ctx) => {
   answered++;
   return new Response("done");
 });
+const root = envVar("STATIC_ROOT");
+if (root) app.get("/assets/*", serveStatic({ root, precompressed: true, maxAge: 60 }));
 app.ws("/ws", (socket) => socket.onMessage((message) => socket.send(message)));
 app.get("/openapi.json", serveDocument(openapi(app, { info: { title: "production", version: "1" } })));
 

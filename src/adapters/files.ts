@@ -1,0 +1,159 @@
+// The file systems `serveStatic()` reads through (`Runtime.files`): Node's `fs` (also what an app made
+// by `createApp()` on Node uses in-process), `Bun.file`, and `Deno.open`. Node's modules are loaded on
+// first use through a specifier bundlers leave alone, so a Worker bundle holds none of them.
+import type { FileAccess, FileInfo } from "../runtime/files.ts";
+
+type NodeFs = typeof import("node:fs");
+type NodeFsPromises = typeof import("node:fs/promises");
+type NodePath = typeof import("node:path");
+type NodeStream = typeof import("node:stream");
+
+interface NodeModules {
+  readonly fs: NodeFs;
+  readonly promises: NodeFsPromises;
+  readonly path: NodePath;
+  readonly stream: NodeStream;
+}
+
+// Node's modules through `process.getBuiltinModule` (Node ≥ 20.16, Bun, Deno): no import for a bundler
+// to follow, so a Worker bundle holds none of them, and nothing is loaded where no file is read.
+let loaded: NodeModules | undefined;
+function nodeModules(): NodeModules {
+  if (loaded !== undefined) return loaded;
+  const get = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process
+    ?.getBuiltinModule;
+  if (get === undefined)
+    throw new Error("serveStatic(): reading files needs process.getBuiltinModule (Node ≥ 20.16)");
+  loaded = {
+    fs: get("node:fs") as NodeFs,
+    promises: get("node:fs/promises") as NodeFsPromises,
+    path: get("node:path") as NodePath,
+    stream: get("node:stream") as NodeStream,
+  };
+  return loaded;
+}
+async function node(): Promise<NodeModules> {
+  return nodeModules();
+}
+
+function infoOf(stats: {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  size: number;
+  mtimeMs: number;
+}): FileInfo {
+  const kind = stats.isFile() ? "file" : stats.isDirectory() ? "directory" : "other";
+  return { kind, size: stats.size, mtimeMs: Math.floor(stats.mtimeMs) };
+}
+
+// A stream that opens its source when first pulled (a HEAD or a refused request opens nothing).
+function lazyStream(open: () => Promise<ReadableStream<Uint8Array>>): ReadableStream<Uint8Array> {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        reader ??= (await open()).getReader();
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      async cancel(reason) {
+        await reader?.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** Node's `fs` (and what Bun and Deno share of it: paths, stats). */
+export const nodeFiles: FileAccess = {
+  async absolute(path) {
+    return (await node()).path.resolve(path);
+  },
+  async stat(path) {
+    try {
+      return infoOf(await (await node()).promises.stat(path));
+    } catch {
+      return undefined;
+    }
+  },
+  async realPath(path) {
+    try {
+      return await (await node()).promises.realpath(path);
+    } catch {
+      return undefined;
+    }
+  },
+  read(path, start, end) {
+    return lazyStream(async () => {
+      const { fs, stream } = await node();
+      const file = fs.createReadStream(path, { start, end, highWaterMark: 64 * 1024 });
+      return stream.Readable.toWeb(file) as unknown as ReadableStream<Uint8Array>;
+    });
+  },
+};
+
+declare const Bun: {
+  file(path: string): { slice(start: number, end: number): { stream(): ReadableStream<Uint8Array> } };
+};
+
+/** Bun: paths and stats as Node's, bytes through `Bun.file`. */
+export const bunFiles: FileAccess = {
+  ...nodeFiles,
+  read: (path, start, end) =>
+    Bun.file(path)
+      .slice(start, end + 1)
+      .stream(),
+};
+
+interface DenoFile {
+  seek(offset: number, whence: number): Promise<number>;
+  readonly readable: ReadableStream<Uint8Array>;
+  close(): void;
+}
+declare const Deno: {
+  stat(path: string): Promise<{ isFile: boolean; isDirectory: boolean; size: number; mtime: Date | null }>;
+  realPath(path: string): Promise<string>;
+  open(path: string): Promise<DenoFile>;
+  cwd(): string;
+  readonly SeekMode: { readonly Start: number };
+};
+
+/** Deno: `Deno.stat`, `Deno.realPath`, `Deno.open`. */
+export const denoFiles: FileAccess = {
+  ...nodeFiles,
+  async stat(path) {
+    try {
+      const stats = await Deno.stat(path);
+      const kind = stats.isFile ? "file" : stats.isDirectory ? "directory" : "other";
+      return { kind, size: stats.size, mtimeMs: stats.mtime?.getTime() ?? 0 };
+    } catch {
+      return undefined;
+    }
+  },
+  async realPath(path) {
+    try {
+      return await Deno.realPath(path);
+    } catch {
+      return undefined;
+    }
+  },
+  read(path, start, end) {
+    return lazyStream(async () => {
+      const file = await Deno.open(path);
+      await file.seek(start, Deno.SeekMode.Start);
+      let left = end - start + 1;
+      return file.readable.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            if (left <= 0) return;
+            const part = chunk.byteLength > left ? chunk.subarray(0, left) : chunk;
+            left -= part.byteLength;
+            controller.enqueue(part);
+            if (left <= 0) controller.terminate();
+          },
+        }),
+      );
+    });
+  },
+};
