@@ -65,33 +65,79 @@ function lazyStream(open: () => Promise<ReadableStream<Uint8Array>>): ReadableSt
   );
 }
 
+// Node's callback API: its promise API (`fs/promises`, `FileHandle`) costs more per call.
+function call<T>(run: (done: (error: Error | null, value: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value))));
+}
+
 /** Node's `fs` (and what Bun and Deno share of it: paths, stats). */
 export const nodeFiles: FileAccess = {
   async absolute(path) {
     return (await node()).path.resolve(path);
   },
   async stat(path) {
+    const { fs } = await node();
     try {
-      return infoOf(await (await node()).promises.stat(path));
+      return infoOf(await call<import("node:fs").Stats>((done) => fs.stat(path, done)));
     } catch {
       return undefined;
     }
   },
   async realPath(path) {
+    const { fs } = await node();
     try {
-      return await (await node()).promises.realpath(path);
+      return await call<string>((done) => fs.realpath.native(path, done));
     } catch {
       return undefined;
     }
   },
   read(path, start, end) {
-    return lazyStream(async () => {
+    const stream = lazyStream(async () => {
       const { fs, stream } = await node();
       const file = fs.createReadStream(path, { start, end, highWaterMark: 64 * 1024 });
       return stream.Readable.toWeb(file) as unknown as ReadableStream<Uint8Array>;
     });
+    nodeFileStreams.set(stream, { path, start, end });
+    return stream;
+  },
+  async readAll(path, start, end) {
+    const { fs } = await node();
+    const fd = await call<number>((done) => fs.open(path, "r", done));
+    try {
+      const bytes = new Uint8Array(end - start + 1);
+      let read = 0;
+      while (read < bytes.byteLength) {
+        const count = await call<number>((done) =>
+          fs.read(fd, bytes, read, bytes.byteLength - read, start + read, (error, n) => done(error, n)),
+        );
+        if (count === 0) break;
+        read += count;
+      }
+      return read === bytes.byteLength ? bytes : bytes.subarray(0, read);
+    } finally {
+      await call<void>((done) => fs.close(fd, (error) => done(error ?? null, undefined)));
+    }
   },
 };
+
+/** A file's bytes as `nodeFiles.read` promised them, for a Node server to pipe without web streams. */
+export interface NodeFileRange {
+  readonly path: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+// The streams `nodeFiles.read` made, untouched while their file was not opened.
+const nodeFileStreams = new WeakMap<ReadableStream<Uint8Array>, NodeFileRange>();
+
+/**
+ * The file range behind a stream `nodeFiles.read` made, while nothing has read it (the Node adapter
+ * then pipes the file itself); `undefined` for any other stream.
+ */
+export function nodeFileOf(stream: unknown): NodeFileRange | undefined {
+  const range = nodeFileStreams.get(stream as ReadableStream<Uint8Array>);
+  return range !== undefined && !(stream as ReadableStream).locked ? range : undefined;
+}
 
 declare const Bun: {
   file(path: string): { slice(start: number, end: number): { stream(): ReadableStream<Uint8Array> } };

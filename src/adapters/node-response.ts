@@ -1,9 +1,11 @@
+import { createReadStream } from "node:fs";
 import { type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { responseParts } from "../fast-path/fast-path.ts";
 import { ResponseHeaders } from "../http/response-headers.ts";
+import { nodeFileOf } from "./files.ts";
 
 /** What the adapter needs of the app to answer on its own: where to log, and the id header. */
 export interface Reporting {
@@ -67,10 +69,16 @@ function write(response: Response, res: ServerResponse): void {
   } else {
     res.writeHead(response.status, headers);
     if (body === null) res.end();
-    else
-      pipeline(Readable.fromWeb(body as NodeReadableStream), res).catch(() => {
+    else {
+      // A file `serveStatic()` chose, untouched: piped from the file itself, without web streams.
+      const file = nodeFileOf(body);
+      const source = file
+        ? createReadStream(file.path, { start: file.start, end: file.end, highWaterMark: 64 * 1024 })
+        : Readable.fromWeb(body as NodeReadableStream);
+      pipeline(source, res).catch(() => {
         // The client went away or the body stream failed; pipeline has destroyed both sides.
       });
+    }
   }
   // A request refused before its body was read (413) is not read any further: the connection ends.
   if (headers.connection === "close" && !res.req.complete) {

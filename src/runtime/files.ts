@@ -21,4 +21,6 @@ export interface FileAccess {
   realPath(path: string): Promise<string | undefined>;
   /** The bytes from `start` to `end` (both included) as a stream; cancelling it closes the file. */
   read(path: string, start: number, end: number): ReadableStream<Uint8Array>;
+  /** The bytes from `start` to `end` (both included) at once: for small files, where a stream costs more. */
+  readAll(path: string, start: number, end: number): Promise<Uint8Array>;
 }

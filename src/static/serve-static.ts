@@ -58,6 +58,9 @@ interface Chosen {
   readonly coding: "br" | "gzip" | undefined;
 }
 
+// Files smaller than this are read at once (one buffer, written in one call); larger ones are streamed,
+// so memory stays bounded whatever their size.
+const WHOLE_BELOW = 64 * 1024;
 const CHARSET = /^(?:text\/|application\/(?:javascript|json|xml|manifest\+json)$|image\/svg\+xml$)/;
 const CODINGS = [
   ["br", ".br"],
@@ -171,37 +174,52 @@ function contentType(path: string): string {
   return CHARSET.test(type) ? `${type}; charset=utf-8` : type;
 }
 
+// The answer, written into `ctx.response` (no `Response` to build and copy: the adapter writes the parts).
 function answer(
   ctx: Context<unknown>,
   files: FileAccess,
   chosen: Chosen,
   cacheControl: string,
   varies: boolean,
-): Response {
+): Promise<void> | undefined {
   const { size, mtimeMs } = chosen.info;
   const tag = entityTag(size, mtimeMs, chosen.coding);
-  const headers = new Headers({
-    etag: tag,
-    "last-modified": new Date(mtimeMs).toUTCString(),
-    "cache-control": cacheControl,
-    "accept-ranges": "bytes",
-  });
+  const response = ctx.response;
+  const headers = response.headers;
+  headers.set("etag", tag);
+  headers.set("last-modified", new Date(mtimeMs).toUTCString());
+  headers.set("cache-control", cacheControl);
+  headers.set("accept-ranges", "bytes");
   if (varies) headers.set("vary", "Accept-Encoding");
-  if (notModified(ctx.request.headers, tag, mtimeMs)) return new Response(null, { status: 304, headers });
-  headers.set("content-type", chosen.type);
-  if (chosen.coding) headers.set("content-encoding", chosen.coding);
+  if (notModified(ctx.request.headers, tag, mtimeMs)) {
+    response.status = 304;
+    return undefined;
+  }
   const range = byteRange(ctx.request.headers, size, tag, mtimeMs);
   if (range === "unsatisfiable") {
+    response.status = 416;
     headers.set("content-range", `bytes */${size}`);
-    headers.delete("content-type");
-    return new Response(null, { status: 416, headers });
+    return undefined;
   }
+  headers.set("content-type", chosen.type);
+  if (chosen.coding) headers.set("content-encoding", chosen.coding);
   const [start, end] = range === "whole" ? [0, size - 1] : range;
-  if (range !== "whole") headers.set("content-range", `bytes ${start}-${end}/${size}`);
+  if (range !== "whole") {
+    response.status = 206;
+    headers.set("content-range", `bytes ${start}-${end}/${size}`);
+  }
   headers.set("content-length", String(end - start + 1));
-  const status = range === "whole" ? 200 : 206;
-  if (ctx.request.method === "HEAD" || end < start) return new Response(null, { status, headers });
-  return new Response(files.read(chosen.path, start, end), { status, headers });
+  if (ctx.request.method === "HEAD" || end < start) {
+    response.body = end < start ? "" : null;
+    return undefined;
+  }
+  if (end - start >= WHOLE_BELOW) {
+    response.body = files.read(chosen.path, start, end);
+    return undefined;
+  }
+  return files.readAll(chosen.path, start, end).then((bytes) => {
+    response.body = bytes;
+  });
 }
 
 // Workers: the static-assets binding answers for the same file under its own folder (the root there),
