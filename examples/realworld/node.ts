@@ -5,4 +5,3 @@ import { fromEnvironment } from "./start.ts";
 const { app } = await fromEnvironment((name) => process.env[name]);
 const server = await serve(app, { port: Number(process.env.PORT ?? 3000) });
 console.log(`RealWorld API listening on ${server.url}api`);
-process.once("SIGTERM", () => void server.close());

@@ -5,10 +5,9 @@ import { conduit } from "./app.ts";
 import { openDatabase } from "./db.ts";
 import { migrate } from "./migrations.ts";
 
-/** The app, on the database the environment names, migrated. */
+/** The app, on the database the environment names, migrated when it starts. */
 export async function fromEnvironment(env: (name: string) => string | undefined) {
   const db = await openDatabase({ url: env("DATABASE_URL"), dataDir: env("DATA_DIR") });
-  const applied = await migrate(db);
   let secret = env("JWT_SECRET");
   if (secret === undefined) {
     secret = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) =>
@@ -22,9 +21,13 @@ export async function fromEnvironment(env: (name: string) => string | undefined)
       : env("DATA_DIR")
         ? `PGlite in ${env("DATA_DIR")}`
         : "PGlite in memory";
-  console.log(`Database: ${where} (${applied} migration${applied === 1 ? "" : "s"} applied)`);
   const built = conduit({ db, jwtSecret: secret, log: env("LOG") === "1" });
-  // The pool (or PGlite) closes with the app: every server handle's close() closes the app.
+  // Migrations run before the server listens (serve() awaits onStart hooks; a failure stops it there);
+  // the pool (or PGlite) closes with the app: every server handle's close(), SIGTERM included.
+  built.app.onStart(async () => {
+    const applied = await migrate(db);
+    console.log(`Database: ${where} (${applied} migration${applied === 1 ? "" : "s"} applied)`);
+  });
   built.app.onClose(() => db.close());
   return built;
 }

@@ -14,7 +14,9 @@ export type WebSocketConstructor = new (
   binaryType: string;
   send(data: string | ArrayBuffer | Uint8Array): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: string, listener: (event: never) => void): void;
+  // `any`: the DOM's `WebSocket` types each event by its name; `ws`'s, Deno's and Bun's differ again.
+  // biome-ignore lint/suspicious/noExplicitAny: the one type every runtime's WebSocket accepts here.
+  addEventListener(type: string, listener: (event: any) => void): void;
 };
 
 /** What the client knows of a channel route: which way it speaks JSON (declared `in`, `out`), its declared errors. */

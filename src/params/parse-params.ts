@@ -5,6 +5,7 @@ import { headerOf } from "../fast-path/fast-path.ts";
 import { parseCookies } from "../http/cookie-header.ts";
 import { mediaTypeOf } from "../http/media-type.ts";
 import type { AnySchema, Entries, InferDeclaration } from "../schema/entries.ts";
+import type { StandardSchemaV1 } from "../schema/standard.ts";
 import { TOKEN } from "../wire/contract.ts";
 import { coerceGroup, type FailedCasts, jsonInput } from "./coerce.ts";
 import { type CompiledSource, compileSource, validateSource } from "./compile-source.ts";
@@ -15,7 +16,7 @@ import { readBodyText } from "./read-body.ts";
 import type { BodySpec } from "./t.ts";
 
 /** A source's declaration: entries, a valibot object schema, or (form/json) `t.body(…)`. */
-export type SourceParam = Entries | AnySchema;
+export type SourceParam = Entries | AnySchema | StandardSchemaV1;
 
 /** The `params` of an endpoint or channel: any subset of the six sources. */
 export interface ParamsDeclaration {

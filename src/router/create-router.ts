@@ -224,11 +224,15 @@ export class Router<TEnv = RegisteredEnv> {
     return this;
   }
 
-  /** Adds Koa-style middleware around the routes of this router (on an app: around every request). */
-  use(middleware: Middleware<TEnv>): this {
-    if (typeof middleware !== "function")
-      throw new TypeError("Middleware must be a function (ctx, next) => …");
-    this.#own.middleware.push(middleware as Middleware<never>);
+  /**
+   * Adds Koa-style middleware around the routes of this router (on an app: around every request); several
+   * at once run in the order given, the first outermost: `app.use(logger(), csrf())`.
+   */
+  use(...middleware: Middleware<TEnv>[]): this {
+    for (const each of middleware) {
+      if (typeof each !== "function") throw new TypeError("Middleware must be a function (ctx, next) => …");
+    }
+    for (const each of middleware) this.#own.middleware.push(each as Middleware<never>);
     return this;
   }
 

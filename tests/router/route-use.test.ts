@@ -72,3 +72,21 @@ test("defineRoutes: a fourth element gives a route its own middleware; the docum
     /\[method, path, handler\]/,
   );
 });
+
+test("use(a, b, c): several middleware at once, in the order given, the first outermost", async () => {
+  const app = createApp();
+  const order: string[] = [];
+  const mark = (name: string) => async (_ctx: unknown, next: () => Promise<void>) => {
+    order.push(`${name}>`);
+    await next();
+    order.push(`<${name}`);
+  };
+  app.use(mark("a"), mark("b")).use(mark("c"));
+  app.get("/", () => new Response("ok"));
+  assert.equal(await (await app.request("/")).text(), "ok");
+  assert.deepEqual(order, ["a>", "b>", "c>", "<c", "<b", "<a"]);
+  assert.throws(() => app.use(mark("d"), "nope" as never), /Middleware must be a function/);
+  order.length = 0;
+  await app.request("/");
+  assert.deepEqual(order, ["a>", "b>", "c>", "<c", "<b", "<a"], "nothing of a refused call was added");
+});

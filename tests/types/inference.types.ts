@@ -253,3 +253,17 @@ export const Typed = defineChannel({
     ch.close(1007, invalid.message);
   },
 });
+
+// A whole Standard Schema (zod here) as a source, not only as entries: the README's zod sample.
+import { z } from "zod";
+
+defineEndpoint({
+  params: { json: z.object({ name: z.string(), tags: z.array(z.string()).optional() }) },
+  call(ep) {
+    const typed: Expect<
+      Equal<typeof ep.params.json, { name: string; tags?: string[] | undefined } | undefined>
+    > = true;
+    void typed;
+    return new Response(ep.params.json?.name);
+  },
+});
