@@ -40,6 +40,11 @@ export interface StaticOptions {
   readonly dotfiles?: "ignore" | "allow" | "deny";
   /** Serve symlinks whose target is outside the root (default `false`: 404). */
   readonly followSymlinks?: boolean;
+  /**
+   * Extensions tried, in order, for a path that names no file (`[".html"]`: `/guide/routing` serves
+   * `guide/routing.html`, as a static site's clean URLs want). Default: none.
+   */
+  readonly extensions?: readonly string[];
   /** `Cache-Control: public, max-age=<maxAge>`, in seconds (default 0). */
   readonly maxAge?: number;
   /** Add `immutable` to `Cache-Control` (for files whose name changes with their content). */
@@ -91,6 +96,13 @@ export function serveStatic(options: StaticOptions): BlockHandler<unknown> {
       : typeof options.index === "string"
         ? [options.index]
         : (options.index ?? ["index.html"]);
+  const extensions = options.extensions ?? [];
+  for (const extension of extensions) {
+    if (!/^\.[A-Za-z0-9]+$/.test(extension))
+      throw new TypeError(
+        `serveStatic(): an extension is a dot and letters or digits, got ${JSON.stringify(extension)}`,
+      );
+  }
   const cacheControl = `public, max-age=${maxAge}${options.immutable ? ", immutable" : ""}`;
   let rootReal: Promise<string | undefined> | undefined;
 
@@ -106,7 +118,7 @@ export function serveStatic(options: StaticOptions): BlockHandler<unknown> {
     rootReal ??= files.absolute(options.root).then((root) => files.realPath(root));
     const root = await rootReal;
     if (root === undefined) return notFound();
-    const found = await locate(files, root, segments, indexes, options.followSymlinks === true);
+    const found = await locate(files, root, segments, indexes, extensions, options.followSymlinks === true);
     if (found === undefined) return notFound();
     const chosen = options.precompressed
       ? await precompressed(files, found, ctx.request.headers)
@@ -121,11 +133,22 @@ async function locate(
   root: string,
   segments: readonly string[],
   indexes: readonly string[],
+  extensions: readonly string[],
   followSymlinks: boolean,
 ): Promise<{ path: string; info: FileInfo } | undefined> {
   const path = segments.length === 0 ? root : `${root}/${segments.join("/")}`;
   let info = await files.stat(path);
   let chosen = path;
+  if (info === undefined && segments.length > 0) {
+    for (const extension of extensions) {
+      const found = await files.stat(path + extension);
+      if (found?.kind === "file") {
+        info = found;
+        chosen = path + extension;
+        break;
+      }
+    }
+  }
   if (info?.kind === "directory") {
     info = undefined;
     for (const index of indexes) {

@@ -1,7 +1,7 @@
-// Every ```ts sample of the README compiles against the built package (npm run build first), with only
+// Every ```ts sample of the README and of docs/guide/ compiles against the built package (npm run build first), with only
 // the names its prose introduced declared beforehand (PRELUDE). See samples.ts.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -86,13 +86,16 @@ const FILES: Record<string, string> = {
   "../server/api.ts": `export { api } from "../../tests/docs/prelude.ts";\n`,
 };
 
-test("every TypeScript sample of the README compiles against the built package", () => {
+test("every TypeScript sample of the README and the guides compiles against the built package", () => {
   assert.ok(
     existsSync(join(root, "dist", "mod.d.ts")),
     "the samples are checked against the built package: run `npm run build` first",
   );
-  const samples = documentationSamples(root, ["README.md"]);
-  assert.ok(samples.length > 20, `found ${samples.length} samples`);
+  const guides = readdirSync(join(root, "docs", "guide"))
+    .filter((file) => file.endsWith(".md"))
+    .map((file) => `docs/guide/${file}`);
+  const samples = documentationSamples(root, ["README.md", ...guides.sort()]);
+  assert.ok(samples.length > 25, `found ${samples.length} samples`);
   const errors = checkSamples(root, samples, PRELUDE, FILES);
   assert.deepEqual(
     errors.map((error) => `${error.where}: ${error.message}`),

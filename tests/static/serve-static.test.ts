@@ -161,6 +161,15 @@ describe("serveStatic()", () => {
     assert.equal(await (await follows.request("/assets/leak.txt")).text(), "outside the root");
   });
 
+  test("extensions: a path naming no file tries them in order (a static site's clean URLs)", async () => {
+    const clean = appWith({ extensions: [".html", ".css"] });
+    assert.equal(await (await clean.request("/assets/css/a")).text(), "body { color: red }\n");
+    assert.equal(await (await clean.request("/assets/docs/index")).text(), "<h1>docs</h1>");
+    assert.equal((await clean.request("/assets/css/missing")).status, 404);
+    assert.equal((await app.request("/assets/css/a")).status, 404, "none by default");
+    assert.throws(() => serveStatic({ root: ".", extensions: ["html"] }), /extension/);
+  });
+
   test("options are checked when the handler is made", () => {
     assert.throws(() => serveStatic({} as never), /root/);
     assert.throws(() => serveStatic({ root: ".", dotfiles: "show" as never }), /dotfiles/);
