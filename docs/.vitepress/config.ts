@@ -20,6 +20,7 @@ const guide = [
   ["Server-sent events", "server-sent-events"],
   ["Websockets and channels", "websockets"],
   ["Topics across instances", "topics"],
+  ["Testing an app", "testing"],
   ["Running and deploying", "deployment"],
   ["Limits and hostile requests", "hostile-requests"],
   ["Options and safe defaults", "options"],

@@ -28,7 +28,11 @@ export const GetUser = defineEndpoint({
   params: { path: { id: v.number() } },
   errors: { UserNotFound: { code: 404, payload: { id: v.number() } } },
   view: UserView,
-  call: (ep) => UserView({ id: ep.params.path.id, name: "Ada", joined: new Date() }),
+  // As the guides' own GetUser: user 1 is Ada; any other id is not found.
+  call(ep) {
+    if (ep.params.path.id !== 1) throw new ep.errors.UserNotFound({ id: ep.params.path.id });
+    return UserView({ id: 1, name: "Ada", joined: new Date() });
+  },
 });
 export const CreateUser = defineEndpoint({ params: { json: { name: v.string() } }, call: () => undefined });
 export const GetPost = defineEndpoint({ params: { path: { id: v.number() } }, call: () => undefined });

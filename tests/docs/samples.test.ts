@@ -5,7 +5,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { checkSamples, documentationSamples } from "./samples.ts";
+import { checkSamples, documentationSamples, runSample } from "./samples.ts";
 
 const root = join(fileURLToPath(import.meta.url), "..", "..", "..");
 
@@ -101,4 +101,18 @@ test("every TypeScript sample of the README and the guides compiles against the 
     errors.map((error) => `${error.where}: ${error.message}`),
     [],
   );
+});
+
+test("every sample marked ```ts run runs as written: its tests pass, its server answers", async () => {
+  const guides = readdirSync(join(root, "docs", "guide"))
+    .filter((file) => file.endsWith(".md"))
+    .map((file) => `docs/guide/${file}`);
+  const runnable = documentationSamples(root, ["README.md", ...guides.sort()]).filter((sample) => sample.run);
+  assert.ok(runnable.length >= 5, `found ${runnable.length} runnable samples`);
+  const failures: string[] = [];
+  for (const [index, sample] of runnable.entries()) {
+    const failure = await runSample(root, sample, PRELUDE, index);
+    if (failure !== undefined) failures.push(failure);
+  }
+  assert.deepEqual(failures, []);
 });

@@ -13,6 +13,8 @@ export interface Sample {
   readonly source: string;
   readonly line: number;
   readonly code: string;
+  /** Marked ```ts run: also run (see `runSample`). */
+  readonly run: boolean;
 }
 
 /** A diagnostic at the documentation's own line. */
@@ -21,16 +23,17 @@ export interface SampleError {
   readonly message: string;
 }
 
-/** The ```ts blocks of a Markdown file, with the line each starts on. */
+/** The ```ts (and ```ts run) blocks of a Markdown file, with the line each starts on. */
 export function samplesOf(file: string, text: string): Sample[] {
   const samples: Sample[] = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i] !== "```ts") continue;
+    if (lines[i] !== "```ts" && lines[i] !== "```ts run") continue;
+    const run = lines[i] === "```ts run";
     const start = i + 1;
     let end = start;
     while (end < lines.length && lines[end] !== "```") end++;
-    samples.push({ source: file, line: start + 1, code: lines.slice(start, end).join("\n") });
+    samples.push({ source: file, line: start + 1, code: lines.slice(start, end).join("\n"), run });
     i = end;
   }
   return samples;
@@ -114,4 +117,62 @@ export function checkSamples(
 /** The samples of the documentation files, by path under the repository. */
 export function documentationSamples(root: string, files: readonly string[]): Sample[] {
   return files.flatMap((file) => samplesOf(file, readFileSync(join(root, file), "utf8")));
+}
+
+/**
+ * Runs a sample marked ```ts run, as written (its `port: 3000` made `port: 0`, so that runs do not
+ * collide), with tsx on Node: one that uses `node:test` runs as a test file and must pass; another must
+ * exit 0, or print a URL (a server), which is then fetched and must answer 2xx before the process is
+ * stopped. Resolves with what went wrong, or `undefined`.
+ */
+export async function runSample(
+  root: string,
+  sample: Sample,
+  prelude: Readonly<Record<string, string>>,
+  index: number,
+): Promise<string | undefined> {
+  const { spawn } = await import("node:child_process");
+  const dir = join(root, ".tmp", "doc-samples");
+  const file = join(dir, `run-${String(index).padStart(3, "0")}.ts`);
+  const used = Object.keys(prelude).filter((name) => new RegExp(`\\b${name}\\b`).test(sample.code));
+  const declared = (name: string) =>
+    new RegExp(`(?:import[^;]*\\b${name}\\b|(?:const|let|function|class|type) ${name}\\b)`).test(sample.code);
+  const head = used
+    .filter((name) => !declared(name) && !prelude[name]!.startsWith("declare"))
+    .map((name) => prelude[name]);
+  writeFileSync(file, `${head.join("\n")}\n${sample.code.replace(/port: 3000\b/g, "port: 0")}\nexport {};\n`);
+  const asTest = sample.code.includes('from "node:test"');
+  const args = ["--import", "tsx", ...(asTest ? ["--test", "--test-reporter=dot"] : []), file];
+  // Not NODE_TEST_CONTEXT: a test file run under this test would report to it, and exit 0 whatever failed.
+  const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: "pipe",
+    env: { ...env, NO_COLOR: "1" },
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const where = `${sample.source}:${sample.line}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const url = /https?:\/\/[^\s]+/.exec(output)?.[0];
+    if (url !== undefined && !asTest) {
+      try {
+        const response = await fetch(url);
+        await response.arrayBuffer();
+        return response.ok ? undefined : `${where}: ${url} answered ${response.status}`;
+      } finally {
+        child.kill("SIGTERM");
+        await exited;
+      }
+    }
+    if (child.exitCode !== null) {
+      return child.exitCode === 0 ? undefined : `${where}: exited with ${child.exitCode}:\n${output}`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill("SIGKILL");
+  return `${where}: neither ended nor printed a URL within 60 s:\n${output}`;
 }
