@@ -7,7 +7,7 @@
  * app.get("/", (ctx) => { ctx.response.write("Hello"); });
  * export default app;
  *
- * @module
+ * @module portico
  */
 
 export type { AppOptions, ErrorRenderingOptions, TrustProxyOptions } from "./app/app-options.ts";

@@ -21,6 +21,7 @@ const guide = [
   ["Websockets and channels", "websockets"],
   ["Topics across instances", "topics"],
   ["Testing an app", "testing"],
+  ["Migrating from Hono and Express", "migrating"],
   ["Running and deploying", "deployment"],
   ["Limits and hostile requests", "hostile-requests"],
   ["Options and safe defaults", "options"],

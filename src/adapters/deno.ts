@@ -8,7 +8,7 @@
  * const server = await serve(app, { port: 3000 });
  * console.log(`Listening on ${server.url}`);
  *
- * @module
+ * @module portico/deno
  */
 
 import { closeSocketsOf, fetchOn, startOf } from "../app/states.ts";

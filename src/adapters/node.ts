@@ -7,7 +7,7 @@
  * const server = await serve(app, { port: 3000 });
  * console.log(`Listening on ${server.url}`);
  *
- * @module
+ * @module portico/node
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -7,7 +7,7 @@
  * import { toWorker } from "portico/workers";
  * export default toWorker(app, { scheduled: async (event, env, ctx) => { … } });
  *
- * @module
+ * @module portico/workers
  */
 import type { ExecutionContext } from "../context/context.ts";
 

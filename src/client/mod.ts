@@ -6,7 +6,7 @@
  * import { createClient } from "portico/client";
  * const client = createClient<typeof api>({ baseUrl: "https://api.example", routes: api });
  *
- * @module
+ * @module portico/client
  */
 
 export type { InputEntries, InputOf, LeftOutKeys, MayLeaveOut, OptionalSchema } from "../schema/entries.ts";

@@ -8,7 +8,7 @@
  *   await setSignedCookie(ctx, "__Host-session", "u42", [SECRET]);
  * });
  *
- * @module
+ * @module portico/cookie
  */
 
 export { type CookieContext, deleteCookie, getCookie, setCookie } from "./cookie.ts";

@@ -11,7 +11,7 @@
  * app.on("/api", (r) => r.use(auth).get("/me", (ctx) => Response.json({ id: auth.claims(ctx).sub })));
  * const token = await signJwt({ sub: "42" }, { secret: process.env.JWT_SECRET!, expiresIn: 3600 });
  *
- * @module
+ * @module portico/jwt
  */
 import type { Context } from "../context/context.ts";
 import type { DeclaringMiddleware } from "../context/route-doc.ts";

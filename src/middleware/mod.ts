@@ -12,7 +12,7 @@
  * app.use(cors({ origin: ["https://app.example"] }));
  * app.use(csrf());
  *
- * @module
+ * @module portico/middleware
  */
 
 export {

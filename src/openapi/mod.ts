@@ -9,7 +9,7 @@
  * app.get("/openapi.json", () => Response.json(doc));
  * app.get("/docs", docsPage({ specUrl: "/openapi.json" }));
  *
- * @module
+ * @module portico/openapi
  */
 
 export { type AsyncApiDocument, type AsyncApiOptions, asyncapi } from "./asyncapi.ts";

@@ -16,7 +16,7 @@
  * messages are, when the emitter is given the same `history` option as the apps; a message an emitter
  * without it sends to such a topic has no position, and the instances count it as `missed` and report it.
  *
- * @module
+ * @module portico/pubsub/emitter
  */
 import { settleWithin } from "../runtime/settle-within.ts";
 import type { PubSubDriver } from "./driver.ts";

@@ -23,7 +23,7 @@
  * import { natsPubSub } from "portico/pubsub/nats";
  * const app = createApp({ pubsub: natsPubSub({ servers: "nats://localhost:4222" }) });
  *
- * @module
+ * @module portico/pubsub/nats
  */
 import type { ConnectionOptions, NatsConnection, Subscription } from "@nats-io/transport-node";
 import { optionalPeer } from "../runtime/optional-peer.ts";

@@ -20,7 +20,7 @@
  * import { redisPubSub } from "portico/pubsub/redis";
  * const app = createApp({ pubsub: redisPubSub({ url: process.env.REDIS_URL }) });
  *
- * @module
+ * @module portico/pubsub/redis
  */
 import type { RedisClientOptions } from "redis";
 import { optionalPeer } from "../runtime/optional-peer.ts";

@@ -14,7 +14,7 @@
  *   sessions.of(ctx).data.userId = await checkPassword(ctx);
  * });
  *
- * @module
+ * @module portico/session
  */
 
 import type { Context } from "../context/context.ts";

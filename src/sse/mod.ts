@@ -8,7 +8,7 @@
  *   await stream.send({ event: "hello", data: { at: Date.now() }, id: "1" });
  * }));
  *
- * @module
+ * @module portico/sse
  */
 
 export { type ServerSentEvent, type SSEOptions, type SSEStream, sse } from "./sse.ts";

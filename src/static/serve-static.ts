@@ -12,7 +12,7 @@
  * import { serveStatic } from "portico/static";
  * app.get("/assets/*", serveStatic({ root: "./public", maxAge: 31_536_000, immutable: true }));
  *
- * @module
+ * @module portico/static
  */
 import type { Context } from "../context/context.ts";
 import type { BlockHandler } from "../context/handler.ts";

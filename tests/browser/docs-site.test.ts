@@ -124,7 +124,7 @@ test("search finds a term on a guide page and on a reference page", async () => 
   );
   await page.goto(`${origin}/guide/static-files`, { waitUntil: "networkidle" });
   await page.screenshot({ path: join(shots, "guide.png"), fullPage: false });
-  await page.goto(`${origin}/reference/static/serve-static/functions/serveStatic`, {
+  await page.goto(`${origin}/reference/portico/static/functions/serveStatic`, {
     waitUntil: "networkidle",
   });
   await page.screenshot({ path: join(shots, "reference.png"), fullPage: false });
