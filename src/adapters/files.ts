@@ -32,10 +32,6 @@ function nodeModules(): NodeModules {
   };
   return loaded;
 }
-async function node(): Promise<NodeModules> {
-  return nodeModules();
-}
-
 function infoOf(stats: {
   isFile(): boolean;
   isDirectory(): boolean;
@@ -73,10 +69,10 @@ function call<T>(run: (done: (error: Error | null, value: T) => void) => void): 
 /** Node's `fs` (and what Bun and Deno share of it: paths, stats). */
 export const nodeFiles: FileAccess = {
   async absolute(path) {
-    return (await node()).path.resolve(path);
+    return nodeModules().path.resolve(path);
   },
   async stat(path) {
-    const { fs } = await node();
+    const { fs } = nodeModules();
     try {
       return infoOf(await call<import("node:fs").Stats>((done) => fs.stat(path, done)));
     } catch {
@@ -84,7 +80,7 @@ export const nodeFiles: FileAccess = {
     }
   },
   async realPath(path) {
-    const { fs } = await node();
+    const { fs } = nodeModules();
     try {
       return await call<string>((done) => fs.realpath.native(path, done));
     } catch {
@@ -93,7 +89,7 @@ export const nodeFiles: FileAccess = {
   },
   read(path, start, end) {
     const stream = lazyStream(async () => {
-      const { fs, stream } = await node();
+      const { fs, stream } = nodeModules();
       const file = fs.createReadStream(path, { start, end, highWaterMark: 64 * 1024 });
       return stream.Readable.toWeb(file) as unknown as ReadableStream<Uint8Array>;
     });
@@ -101,7 +97,7 @@ export const nodeFiles: FileAccess = {
     return stream;
   },
   async readAll(path, start, end) {
-    const { fs } = await node();
+    const { fs } = nodeModules();
     const fd = await call<number>((done) => fs.open(path, "r", done));
     try {
       const bytes = new Uint8Array(end - start + 1);

@@ -1,7 +1,7 @@
 // Sealing a session into its cookie: AES-256-GCM through Web Crypto (encrypted and authenticated), a key
 // per secret derived with HKDF-SHA256, the cookie's name as additional data (a value sealed for one
 // cookie does not open as another). The first secret seals; every one opens, for rotation.
-import { toBase64Url } from "../http/base64.ts";
+import { fromBase64Url, toBase64Url } from "../http/base64.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -70,10 +70,4 @@ async function derive(secret: string): Promise<CryptoKey> {
     false,
     ["encrypt", "decrypt"],
   );
-}
-
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
