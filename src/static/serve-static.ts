@@ -20,7 +20,8 @@ import { pickEncoding } from "../http/accept.ts";
 import type { FileAccess, FileInfo } from "../runtime/files.ts";
 import { optionalPeer } from "../runtime/optional-peer.ts";
 import { byteRange, entityTag, notModified } from "./conditional.ts";
-import { fileSegments, isInside } from "./file-path.ts";
+import { fileSegments } from "./file-path.ts";
+import { type FileCheck, fileChecker, locate } from "./locate.ts";
 
 const mime = await optionalPeer("mime", "portico/static", () => import("mime"));
 
@@ -49,6 +50,12 @@ export interface StaticOptions {
   readonly maxAge?: number;
   /** Add `immutable` to `Cache-Control` (for files whose name changes with their content). */
   readonly immutable?: boolean;
+  /**
+   * A directory that has an index file, named without its trailing slash (`/docs`), is redirected to
+   * the slash form (`/docs/`, 301) so that the index's relative links resolve, as nginx and
+   * serve-static do (default `true`; `false` serves the index at both).
+   */
+  readonly redirect?: boolean;
   /** Serve `<file>.br` or `<file>.gz` beside a file when the client accepts that encoding (default `false`). */
   readonly precompressed?: boolean;
   /** On a runtime without a file system (Workers): the static-assets binding to read through. */
@@ -103,6 +110,7 @@ export function serveStatic(options: StaticOptions): BlockHandler<unknown> {
         `serveStatic(): an extension is a dot and letters or digits, got ${JSON.stringify(extension)}`,
       );
   }
+  const redirect = options.redirect !== false;
   const cacheControl = `public, max-age=${maxAge}${options.immutable ? ", immutable" : ""}`;
   let rootReal: Promise<string | undefined> | undefined;
 
@@ -118,64 +126,27 @@ export function serveStatic(options: StaticOptions): BlockHandler<unknown> {
     rootReal ??= files.absolute(options.root).then((root) => files.realPath(root));
     const root = await rootReal;
     if (root === undefined) return notFound();
-    const found = await locate(files, root, segments, indexes, extensions, options.followSymlinks === true);
+    const fileAt = fileChecker(files, root, options.followSymlinks === true);
+    // The wildcard leaves out a trailing slash: the path tells whether there was one.
+    const slash = relative === "" || ctx.request.path.endsWith("/");
+    const found = await locate(files, fileAt, root, segments, slash, { indexes, extensions, redirect });
     if (found === undefined) return notFound();
+    if (found === "redirect") return toDirectory(segments, ctx.request.query);
     const chosen = options.precompressed
-      ? await precompressed(files, found, ctx.request.headers)
+      ? await precompressed(fileAt, found, ctx.request.headers)
       : plain(found);
     return answer(ctx, files, chosen, cacheControl, options.precompressed === true);
   };
-}
-
-// The file a path names: itself, or a directory's index; inside the root once symlinks are resolved.
-async function locate(
-  files: FileAccess,
-  root: string,
-  segments: readonly string[],
-  indexes: readonly string[],
-  extensions: readonly string[],
-  followSymlinks: boolean,
-): Promise<{ path: string; info: FileInfo } | undefined> {
-  const path = segments.length === 0 ? root : `${root}/${segments.join("/")}`;
-  let info = await files.stat(path);
-  let chosen = path;
-  if (info === undefined && segments.length > 0) {
-    for (const extension of extensions) {
-      const found = await files.stat(path + extension);
-      if (found?.kind === "file") {
-        info = found;
-        chosen = path + extension;
-        break;
-      }
-    }
-  }
-  if (info?.kind === "directory") {
-    info = undefined;
-    for (const index of indexes) {
-      const candidate = `${path}/${index}`;
-      const found = await files.stat(candidate);
-      if (found?.kind === "file") {
-        info = found;
-        chosen = candidate;
-        break;
-      }
-    }
-  }
-  if (info?.kind !== "file") return undefined;
-  if (!followSymlinks) {
-    const real = await files.realPath(chosen);
-    if (real === undefined || !isInside(real, root)) return undefined;
-  }
-  return { path: chosen, info };
 }
 
 function plain(found: { path: string; info: FileInfo }): Chosen {
   return { ...found, type: contentType(found.path), coding: undefined };
 }
 
-// `<file>.br` or `<file>.gz` when the client takes that encoding and the file exists beside the original.
+// `<file>.br` or `<file>.gz` when the client takes that encoding and the file exists beside the
+// original, inside the root like any file served.
 async function precompressed(
-  files: FileAccess,
+  fileAt: FileCheck,
   found: { path: string; info: FileInfo },
   headers: Headers,
 ): Promise<Chosen> {
@@ -185,9 +156,8 @@ async function precompressed(
   const order = first === "br" ? CODINGS : CODINGS.toReversed();
   for (const [coding, suffix] of order) {
     if (pickEncoding(accept, [coding]) !== coding) continue;
-    const info = await files.stat(found.path + suffix);
-    if (info?.kind === "file")
-      return { path: found.path + suffix, info, type: contentType(found.path), coding };
+    const info = await fileAt(found.path + suffix);
+    if (info !== undefined) return { path: found.path + suffix, info, type: contentType(found.path), coding };
   }
   return plain(found);
 }
@@ -263,6 +233,17 @@ async function throughAssets(
 
 function text(status: number, body: string, extra: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", ...extra } });
+}
+
+// A relative `Location` (`./docs/?q`): the client resolves it against the URL it asked for, so it
+// stays on this origin whatever the path holds (no `//host` to take it elsewhere); `./` keeps a segment
+// such as `a:b` from reading as a scheme.
+function toDirectory(segments: readonly string[], query: string): Response {
+  const last = encodeURIComponent(segments[segments.length - 1]!);
+  return new Response(null, {
+    status: 301,
+    headers: { location: `./${last}/${query === "" ? "" : `?${query}`}` },
+  });
 }
 
 function notFound(): Response {

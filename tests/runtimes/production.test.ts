@@ -136,6 +136,16 @@ for (const [runtime, start] of Object.entries(RUNTIMES)) {
           br.headers.get("content-encoding") === "br" &&
           br.headers.get("vary") === "Accept-Encoding",
       );
+      // A precompressed sibling leading outside the root is never served in the original's place.
+      const bait = await rawExchange(
+        o,
+        "GET /assets/bait.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br, gzip\r\nConnection: close\r\n\r\n",
+      );
+      assert.ok(bait.kind === "response" && bait.body === "inside" && !bait.headers.has("content-encoding"));
+      const bare = await rawExchange(o, "GET /assets/docs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      assert.ok(
+        bare.kind === "response" && bare.status === 301 && bare.headers.get("location") === "./docs/",
+      );
       for (const target of [
         "/assets/../../secret.txt",
         "/assets/%2e%2e/%2e%2e/secret.txt",
@@ -150,6 +160,10 @@ for (const [runtime, start] of Object.entries(RUNTIMES)) {
         "/assets/leakdir/x.txt",
         "/assets/.env",
         "/assets/empty/",
+        "/assets/trap/",
+        "/assets/sibling.txt",
+        "/assets/siblingdir/key.txt",
+        "/assets/css/a.css/",
       ]) {
         const answer = await rawExchange(o, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
         assert.equal(answer.kind, "response", target);

@@ -47,6 +47,18 @@ export function makeStaticFixture(): StaticFixture {
   symlinkSync(join(base, "secret.txt"), join(root, "leak.txt"));
   symlinkSync(join(base, "outside"), join(root, "leakdir"));
   symlinkSync(join(root, "css", "a.css"), join(root, "alias.css"));
+  // Every way a path is formed, each leading outside: a precompressed sibling, an index file, an
+  // extension's fallback; and a folder beside the root whose name starts with the root's.
+  at("bait.js", "inside");
+  symlinkSync(join(base, "secret.txt"), join(root, "bait.js.br"));
+  symlinkSync(join(base, "secret.txt"), join(root, "bait.js.gz"));
+  mkdirSync(join(root, "trap"));
+  symlinkSync(join(base, "secret.txt"), join(root, "trap", "index.html"));
+  symlinkSync(join(base, "secret.txt"), join(root, "clean.html"));
+  mkdirSync(join(base, "public-private"));
+  writeFileSync(join(base, "public-private", "key.txt"), "outside the root, beside it");
+  symlinkSync(join(base, "public-private", "key.txt"), join(root, "sibling.txt"));
+  symlinkSync(join(base, "public-private"), join(root, "siblingdir"));
   return {
     root,
     secret: join(base, "secret.txt"),

@@ -112,7 +112,6 @@ describe("serveStatic()", () => {
 
   test("indexes; a directory without one is a 404, never a listing; an empty file", async () => {
     assert.equal(await (await app.request("/assets/")).text(), "<h1>home</h1>");
-    assert.equal(await (await app.request("/assets/docs")).text(), "<h1>docs</h1>");
     assert.equal(await (await app.request("/assets/docs/")).text(), "<h1>docs</h1>");
     const empty = await app.request("/assets/empty/");
     assert.deepEqual([empty.status, await empty.text()], [404, "Not Found"]);
@@ -159,6 +158,51 @@ describe("serveStatic()", () => {
     assert.equal((await app.request("/assets/leakdir/x.txt")).status, 404);
     const follows = appWith({ followSymlinks: true });
     assert.equal(await (await follows.request("/assets/leak.txt")).text(), "outside the root");
+  });
+
+  test("no way of forming a path opens a file outside the root: sibling, index, extension, a folder named like the root", async () => {
+    const served = appWith({ precompressed: true, extensions: [".html"] });
+    for (const encoding of ["br", "gzip", "br, gzip"]) {
+      const res = await served.request("/assets/bait.js", { headers: { "accept-encoding": encoding } });
+      assert.deepEqual(
+        [res.status, res.headers.get("content-encoding"), await res.text()],
+        [200, null, "inside"],
+        `${encoding}: the original, never the sibling leading outside`,
+      );
+    }
+    for (const path of ["/assets/bait.js.br", "/assets/trap/", "/assets/trap", "/assets/clean"]) {
+      const res = await served.request(path);
+      assert.equal(res.status, 404, path);
+      assert.doesNotMatch(await res.text(), /outside/, path);
+    }
+    for (const path of ["/assets/sibling.txt", "/assets/siblingdir/key.txt"]) {
+      const res = await served.request(path);
+      assert.deepEqual(
+        [res.status, await res.text()],
+        [404, "Not Found"],
+        `${path}: <root>-private is not the root`,
+      );
+    }
+    const follows = appWith({ precompressed: true, followSymlinks: true });
+    const br = await follows.request("/assets/bait.js", { headers: { "accept-encoding": "br" } });
+    assert.deepEqual([br.headers.get("content-encoding"), await br.text()], ["br", "outside the root"]);
+  });
+
+  test("a trailing slash names a directory: a file with one is a 404; a directory with an index, without one, redirects", async () => {
+    const file = await app.request("/assets/css/a.css/");
+    assert.equal(file.status, 404);
+    const bare = await app.request("/assets/docs?page=2");
+    assert.deepEqual([bare.status, bare.headers.get("location")], [301, "./docs/?page=2"]);
+    assert.equal(
+      new URL(bare.headers.get("location")!, "http://x/assets/docs?page=2").pathname,
+      "/assets/docs/",
+    );
+    assert.equal((await app.request("/assets/empty")).status, 404, "no index: no redirect, no listing");
+    const odd = appWith({ index: "index.html" });
+    const colon = await odd.request("/assets/docs");
+    assert.equal(colon.headers.get("location"), "./docs/");
+    const off = await appWith({ redirect: false }).request("/assets/docs");
+    assert.deepEqual([off.status, await off.text()], [200, "<h1>docs</h1>"]);
   });
 
   test("extensions: a path naming no file tries them in order (a static site's clean URLs)", async () => {
