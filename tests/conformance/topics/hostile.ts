@@ -229,8 +229,37 @@ export const hostile: Topic = {
         }
       },
     },
+    {
+      name: "hostile: invalid UTF-8 in a text frame or a close reason closes with 1007 (Deno and workerd: their own answer)",
+      needsServer: true,
+      async run(c) {
+        const closeWithBadReason = Buffer.concat([Buffer.from([0x03, 0xe8]), Buffer.from([0xc3, 0x28])]);
+        const cases: [string, Buffer][] = [
+          ["a text frame", frame(0x81, Buffer.from([0xc3, 0x28]))],
+          ["a fragment", Buffer.concat([frame(0x01, Buffer.from("ok")), frame(0x80, Buffer.from([0xff]))])],
+          ["a close reason", frame(0x88, closeWithBadReason)],
+        ];
+        const answers: Record<string, FrameAnswer> = {};
+        const expected: Record<string, FrameAnswer> = {};
+        for (const [name, bytes] of cases) {
+          answers[name] = await rawWebSocket(c.server!.origin, "/ws/echo", bytes, 1500);
+          expected[name] = expectedUtf8Answer(c.runtime, name);
+        }
+        assert.deepEqual(answers, expected, c.runtime);
+      },
+    },
   ],
 };
+
+// Runtimes check UTF-8 in their websocket layer, before any JavaScript sees the frame (a bare server
+// does the same; docs/guide/websockets.md): Deno's (fastwebsockets) ends the connection without a close
+// frame; workerd's (Miniflare) lets a bad text frame through and answers a bad close reason with 1000.
+function expectedUtf8Answer(runtime: Runtime, name: string): FrameAnswer {
+  if (runtime === "deno") return { kind: "closed" };
+  if (runtime === "workerd")
+    return name === "a close reason" ? { kind: "close", code: 1000 } : { kind: "timeout" };
+  return { kind: "close", code: 1007 };
+}
 
 // Deno's and workerd's websocket layers answer protocol errors themselves (Portico's handlers never see
 // the frame): Deno drops the connection without a close frame, or leaves it open on an unmasked frame;
