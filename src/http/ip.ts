@@ -96,7 +96,7 @@ export type ProxyHeader = "x-forwarded-for" | "forwarded";
 
 // One element of `Forwarded` (RFC 7239: `for=192.0.2.1;proto=https;host=example.com`), its parameter
 // names in lower case and quotes removed.
-function forwardedElements(value: string): Map<string, string>[] {
+function forwardedElements(value: string): (Map<string, string> | undefined)[] {
   return value.split(",").map((element) => {
     const pairs = new Map<string, string>();
     for (const part of element.split(";")) {
@@ -104,7 +104,11 @@ function forwardedElements(value: string): Map<string, string>[] {
       if (eq < 0) continue;
       let text = part.slice(eq + 1).trim();
       if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) text = text.slice(1, -1);
-      pairs.set(part.slice(0, eq).trim().toLowerCase(), text);
+      const name = part.slice(0, eq).trim().toLowerCase();
+      // RFC 7239 §4: a parameter occurs at most once per element. One that repeats (`for=a;for=b`)
+      // makes the element invalid: it names no address, scheme or host (neither the first nor the last).
+      if (pairs.has(name)) return undefined;
+      pairs.set(name, text);
     }
     return pairs;
   });
@@ -123,7 +127,7 @@ function hops(headers: Headers, header: ProxyHeader): (string | undefined)[] {
   const value = headers.get(header);
   if (value === null) return [];
   if (header === "x-forwarded-for") return value.split(",").map((hop) => canonicalAddress(hop.trim()));
-  return forwardedElements(value).map((element) => forwardedNode(element.get("for")));
+  return forwardedElements(value).map((element) => forwardedNode(element?.get("for")));
 }
 
 // Where the walk from the right stops: the index of the first hop not run by a trusted proxy (the
@@ -195,7 +199,7 @@ export function forwardedOrigin(
     const elements = forwardedElements(value);
     const at = clientHop(
       client,
-      elements.map((element) => forwardedNode(element.get("for"))),
+      elements.map((element) => forwardedNode(element?.get("for"))),
       trusted,
     );
     const element = elements[Math.min(at, elements.length - 1)];

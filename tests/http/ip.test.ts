@@ -97,6 +97,30 @@ describe("client addresses", () => {
     );
   });
 
+  test("Forwarded: an element repeating a parameter (RFC 7239 §4) is invalid: it names no address, never the first nor the last", () => {
+    const at = (peer: string, forwarded: string) =>
+      clientAddress(peer, withHeaders({ forwarded }), trusted, "forwarded");
+    // 0.2 took the first `for`, 0.3.0 before the fix the last: either lets a client choose its address.
+    assert.equal(at("127.0.0.1", "for=6.6.6.6;for=1.2.3.4"), "127.0.0.1", "no hop: the trusted peer");
+    assert.equal(at("127.0.0.1", "for=203.0.113.9, for=6.6.6.6;FOR=1.2.3.4"), "127.0.0.1");
+    assert.equal(at("127.0.0.1", "for=6.6.6.6;proto=http;proto=https, for=10.0.0.3"), "10.0.0.3");
+    // The vectors 0.2 answered, answered the same.
+    assert.equal(at("127.0.0.1", "for=203.0.113.9"), "203.0.113.9");
+    assert.equal(at("127.0.0.1", "for=6.6.6.6, for=203.0.113.9"), "203.0.113.9");
+    assert.equal(at("127.0.0.1", 'for="203.0.113.9:80";proto=https'), "203.0.113.9");
+    assert.equal(at("127.0.0.1", "proto=https"), "127.0.0.1", "an element without for");
+    assert.equal(at("198.51.100.4", "for=203.0.113.9"), "198.51.100.4", "an untrusted peer");
+    assert.equal(at("127.0.0.1", "for=10.0.0.9, for=10.0.0.3"), "10.0.0.9", "all trusted: the leftmost");
+    const origin = forwardedOrigin(
+      "127.0.0.1",
+      withHeaders({ forwarded: "for=203.0.113.9;host=a.example;host=evil.example;proto=https" }),
+      trusted,
+      "forwarded",
+      isHost,
+    );
+    assert.deepEqual(origin, { scheme: undefined, host: undefined }, "an invalid element tells no origin");
+  });
+
   test("the public origin: read only from a trusted peer; Forwarded's element where the client is found; X-Forwarded-* aligned or last", () => {
     const origin = (peer: string, headers: Record<string, string>, header: "forwarded" | "x-forwarded-for") =>
       forwardedOrigin(peer, withHeaders(headers), trusted, header, isHost);
