@@ -22,6 +22,8 @@ const guide = [
   ["Topics across instances", "topics"],
   ["Testing an app", "testing"],
   ["Migrating from Hono and Express", "migrating"],
+  ["Upgrading from 0.2", "migrating-0.2"],
+  ["Stability and versions", "stability"],
   ["Running and deploying", "deployment"],
   ["Limits and hostile requests", "hostile-requests"],
   ["Options and safe defaults", "options"],

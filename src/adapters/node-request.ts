@@ -80,7 +80,13 @@ class IncomingRequest extends FastRequest {
   protected readHeaders(): Headers {
     const headers = new Headers();
     const raw = this.#rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!;
+      if (name.length === 6 && name.toLowerCase() === "cookie") continue;
+      headers.append(name, raw[i + 1]!);
+    }
+    const cookie = rawHeader(raw, "cookie");
+    if (cookie !== null) headers.set("cookie", cookie);
     return headers;
   }
 
@@ -134,9 +140,15 @@ function rawHeader(raw: readonly string[], name: string): string | null {
   for (let i = 0; i < raw.length; i += 2) {
     const candidate = raw[i]!;
     if (candidate.length === name.length && candidate.toLowerCase() === name)
-      value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]}`;
+      value = value === null ? raw[i + 1]! : `${value}${joiner(name)}${raw[i + 1]}`;
   }
   return value;
+}
+
+// Lines of one header are joined with `, `, but `Cookie` lines with `; ` (RFC 9113 §8.2.3; Bun and
+// Deno do the same), so that every cookie of every line is read, as on the other runtimes.
+function joiner(name: string): string {
+  return name === "cookie" ? "; " : ", ";
 }
 
 // Origin-form targets go after the authority; absolute-form ones keep their authority and path (the
