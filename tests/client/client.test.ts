@@ -178,6 +178,26 @@ describe("createClient: path values, wildcards and optional groups", () => {
     }
   });
 
+  test("a document path that climbs out of baseUrl (/api/../admin) throws before fetch is called", async () => {
+    const hostile = structuredClone(doc) as { paths: Record<string, unknown> };
+    hostile.paths["/api/../admin/{name}"] = hostile.paths["/hello/{name}"];
+    delete hostile.paths["/hello/{name}"];
+    let called = 0;
+    const client = createClient<typeof routes>({
+      baseUrl: "https://api.example/api",
+      spec: hostile as never,
+      fetch: () => {
+        called++;
+        return Promise.resolve(new Response("{}"));
+      },
+    });
+    await assert.rejects(
+      client.hello({ path: { name: "x" } }),
+      /leads outside https:\/\/api\.example\/api\//,
+    );
+    assert.equal(called, 0);
+  });
+
   test("the document gives an optional group one path per form, with unique operationIds", () => {
     assert.equal((doc.paths["/items/{id}.{format}"]!.get as { operationId: string }).operationId, "item");
     const plain = doc.paths["/items/{id}"]!.get as { operationId: string; parameters: { schema: object }[] };

@@ -34,3 +34,23 @@ test("an empty Host is refused, before and after a valid one was seen", () => {
     assert.equal(typeof checked, host === "" ? "string" : "object", JSON.stringify(host));
   }
 });
+
+test("dot segments never pass as they are, plain or encoded, on the ordinary path's own check", () => {
+  for (const [sent, path] of [
+    ["/a/../b", "/b"],
+    ["/a/./b", "/a/b"],
+    ["/a/%2e%2e/b", "/b"],
+    ["/a/.%2E/b", "/b"],
+    ["/a/%2E/b", "/a/b"],
+    ["/..", "/"],
+    ["/a/..", "/"],
+    ["/a/b/..?x=1", "/a/"],
+    ["/a/.", "/a/"],
+  ] as const) {
+    const checked = target(`http://good.example${sent}`, "good.example");
+    assert.equal(checked.path, path, sent);
+    assert.ok(!/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(new URL(checked.url).pathname), `${sent}: ${checked.url}`);
+  }
+  // Dots inside a segment are ordinary characters.
+  assert.equal(target("http://good.example/a/..b/c.", "good.example").path, "/a/..b/c.");
+});

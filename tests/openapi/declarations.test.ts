@@ -202,3 +202,15 @@ test("a file field's accepted types and size limit, and a schema's examples, are
   const item = (document as Json).paths["/shop/items/{id}"].get.responses["200"].content["application/json"];
   assert.deepEqual(item.schema.properties.name.examples, ["lamp"]);
 });
+
+test("the body limit's 413 is documented on every route with a JSON or form body, and only there", async () => {
+  const app = createApp();
+  app.post("/json", defineEndpoint({ params: { json: { a: v.string() } }, call: () => {} }));
+  app.post("/form", defineEndpoint({ params: { form: { a: v.string() } }, call: () => {} }));
+  app.get("/query", defineEndpoint({ params: { query: { a: v.string() } }, call: () => {} }));
+  const doc: Json = openapi(app, { info });
+  assert.equal(doc.paths["/json"].post.responses["413"]?.$ref, "#/components/responses/PayloadTooLarge");
+  assert.equal(doc.paths["/form"].post.responses["413"]?.$ref, "#/components/responses/PayloadTooLarge");
+  assert.equal(doc.paths["/query"].get.responses["413"], undefined);
+  await valid(doc);
+});
