@@ -36,6 +36,15 @@ export interface RateLimitOptions {
    * given here (default `console.error`). Return `"refuse"` to answer 503 instead.
    */
   readonly onStoreError?: (error: unknown, ctx: Context<unknown>) => "allow" | "refuse" | undefined;
+  /**
+   * Which headers announce the limit: `"legacy"` (default: `RateLimit-Limit`, `-Remaining`, `-Reset`,
+   * as most clients read today), `"draft"` (the IETF draft's `RateLimit-Policy: "<policy>";q=<max>;w=<s>`
+   * and `RateLimit: "<policy>";r=<left>;t=<s>`, draft-ietf-httpapi-ratelimit-headers-08 to -11), or
+   * `"both"`.
+   */
+  readonly headers?: "legacy" | "draft" | "both";
+  /** The policy's name in the draft's headers (default `"default"`; a token of letters, digits, `_-.`). */
+  readonly policy?: string;
 }
 
 /** 503: the rate limit could not be checked (its store failed) and the app chose to refuse. */
@@ -71,39 +80,72 @@ export function rateLimit(
       console.error("rateLimit(): the store failed; the request goes through uncounted", error);
       return "allow" as const;
     });
-  const limit = String(max);
+  const style = options.headers ?? "legacy";
+  if (!["legacy", "draft", "both"].includes(style))
+    throw new TypeError(
+      `rateLimit(): headers must be "legacy", "draft" or "both", got ${JSON.stringify(style)}`,
+    );
+  const policy = options.policy ?? "default";
+  if (!/^[A-Za-z0-9_.-]+$/.test(policy))
+    throw new TypeError(
+      `rateLimit(): policy must be letters, digits, "_", "-" or ".", got ${JSON.stringify(policy)}`,
+    );
+  const announce = announcer(style, policy, max, seconds(windowMs));
   return declaring(
     async (ctx, next) => {
       if (options.skip?.(ctx)) return next();
       let count: number;
       let resetAt: number;
       try {
-        ({ count, resetAt } = await store.increment(prefix + (await keyOf(ctx)), windowMs));
+        ({ count, resetAt } = await store.increment(prefix + (await keyOf(ctx)), windowMs, max));
       } catch (error) {
         if (onStoreError(error, ctx) === "refuse") throw new LimitUnavailable();
         return next();
       }
       const reset = String(seconds(resetAt - Date.now()));
-      const headers = {
-        "ratelimit-limit": limit,
-        "ratelimit-remaining": String(Math.max(0, max - count)),
-        "ratelimit-reset": reset,
-      };
+      const headers = announce(Math.max(0, max - count), reset);
       if (count > max)
         throw Object.assign(new TooManyRequests(), { headers: { ...headers, "retry-after": reset } });
       for (const [name, value] of Object.entries(headers)) ctx.response.headers.set(name, value);
       return next();
     },
-    {
-      errors: { TooManyRequests },
-      headers: {
-        "RateLimit-Limit": { description: "The requests allowed in a window", schema: { type: "integer" } },
-        "RateLimit-Remaining": {
-          description: "The requests left in this window",
-          schema: { type: "integer" },
-        },
-        "RateLimit-Reset": { description: "Seconds until the window ends", schema: { type: "integer" } },
-      },
-    },
+    { errors: { TooManyRequests }, headers: documented(style) },
   );
+}
+
+// The headers of one answer, from what is left and the seconds until the window ends.
+function announcer(style: string, policy: string, max: number, window: number) {
+  const quota = `"${policy}";q=${max};w=${window}`;
+  const limit = String(max);
+  return (left: number, reset: string): Record<string, string> => ({
+    ...(style === "draft"
+      ? {}
+      : { "ratelimit-limit": limit, "ratelimit-remaining": String(left), "ratelimit-reset": reset }),
+    ...(style === "legacy"
+      ? {}
+      : { "ratelimit-policy": quota, ratelimit: `"${policy}";r=${left};t=${reset}` }),
+  });
+}
+
+function documented(style: string) {
+  const integer = { type: "integer" } as const;
+  const text = { type: "string" } as const;
+  return {
+    ...(style === "draft"
+      ? {}
+      : {
+          "RateLimit-Limit": { description: "The requests allowed in a window", schema: integer },
+          "RateLimit-Remaining": { description: "The requests left in this window", schema: integer },
+          "RateLimit-Reset": { description: "Seconds until the window ends", schema: integer },
+        }),
+    ...(style === "legacy"
+      ? {}
+      : {
+          "RateLimit-Policy": {
+            description: 'The quota: `"<policy>";q=<requests>;w=<seconds>`',
+            schema: text,
+          },
+          RateLimit: { description: 'What is left: `"<policy>";r=<requests>;t=<seconds>`', schema: text },
+        }),
+  };
 }

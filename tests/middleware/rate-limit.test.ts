@@ -151,7 +151,7 @@ test("rateLimit: options are checked; the document shows the 429 and the headers
   }
 });
 
-test("memoryStore: get/set/delete with expiry, an increment that keeps its window, and a bound on keys", async () => {
+test("memoryStore: get/set/delete with expiry, an increment that keeps its window", async () => {
   const store = memoryStore({ maxKeys: 3 });
   await store.set("a", "1", 50);
   assert.equal(await store.get("a"), "1");
@@ -161,12 +161,80 @@ test("memoryStore: get/set/delete with expiry, an increment that keeps its windo
   const second = await store.increment("n", 5000);
   assert.deepEqual([first.count, second.count], [1, 2]);
   assert.equal(second.resetAt, first.resetAt);
+  assert.equal(await store.get("n"), "2");
   await store.delete("n");
   assert.equal((await store.increment("n", 1000)).count, 1);
-  for (const key of ["k1", "k2", "k3", "k4"]) await store.set(key, key, 10_000);
-  // The least recently written keys went first.
-  assert.equal(await store.get("n"), undefined);
-  assert.equal(await store.get("k1"), undefined);
-  assert.equal(await store.get("k2"), "k2");
   assert.throws(() => memoryStore({ maxKeys: 0 }), /maxKeys/);
+  assert.throws(() => memoryStore({ maxValues: 1.5 }), /maxValues/);
+});
+
+test("memoryStore full of counters: expired windows go first, then the lowest counts; never one over its limit", async () => {
+  const store = memoryStore({ maxKeys: 10 });
+  await store.increment("short", 30, 5);
+  for (let i = 0; i < 7; i++) await store.increment("hot", 60_000, 5); // 7 > 5: refused, kept
+  for (let i = 0; i < 3; i++) await store.increment("busy", 60_000, 5);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let i = 0; i < 8; i++) await store.increment(`quiet${i}`, 60_000, 5);
+  assert.equal(await store.get("short"), undefined, "the expired window went first");
+  assert.equal(await store.get("busy"), "3");
+  for (let i = 0; i < 500; i++) await store.increment(`other${i}`, 60_000, 5);
+  assert.equal(await store.get("hot"), "7", "a client over its limit is never forgotten");
+  assert.equal((await store.increment("hot", 60_000, 5)).count, 8);
+  assert.equal(await store.get("busy"), "3", "a count of 3 outlived 500 counts of 1");
+  assert.equal(await store.get("quiet0"), undefined, "the lowest counts went");
+  // Every counter over its limit: a new key is not counted (the limiter reports it), none forgotten.
+  const pinned = memoryStore({ maxKeys: 2 });
+  for (const key of ["a", "b"]) for (let i = 0; i < 3; i++) await pinned.increment(key, 60_000, 1);
+  await assert.rejects(
+    pinned.increment("c", 60_000, 1),
+    /full \(maxKeys: 2 counters, every one over its limit\)/,
+  );
+  assert.deepEqual([await pinned.get("a"), await pinned.get("b")], ["3", "3"]);
+});
+
+test("a rate limit at 429 stays at 429 however many other clients come, with memoryStore({ maxKeys })", async () => {
+  const app = createApp();
+  app.use(
+    rateLimit({
+      windowMs: 60_000,
+      max: 2,
+      store: memoryStore({ maxKeys: 20 }),
+      key: (ctx) => ctx.request.header("x-client") ?? "",
+    }),
+  );
+  app.get("/", () => new Response("ok"));
+  const from = (client: string) => app.request("/", { headers: { "x-client": client } });
+  for (let i = 0; i < 3; i++) await (await from("abuser")).arrayBuffer();
+  for (let i = 0; i < 200; i++) await (await from(`visitor${i}`)).arrayBuffer();
+  const again = await from("abuser");
+  assert.equal(again.status, 429, "0.3.0's previews answered 200 here: the abuser had been evicted");
+  await again.arrayBuffer();
+});
+
+test("memoryStore: values (sessions) have their own budget; never forgotten for counters; full is an error", async () => {
+  const store = memoryStore({ maxKeys: 5, maxValues: 3 });
+  for (const key of ["s1", "s2", "s3"]) await store.set(key, key, 100);
+  for (let i = 0; i < 100; i++) await store.increment(`ip${i}`, 60_000, 10);
+  assert.deepEqual([await store.get("s1"), await store.get("s2"), await store.get("s3")], ["s1", "s2", "s3"]);
+  await assert.rejects(store.set("s4", "s4", 100), /full \(maxValues: 3 unexpired values\)/);
+  await store.set("s2", "again", 100); // a key already held may be written
+  assert.equal(await store.get("s2"), "again");
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  await store.set("s4", "s4", 100);
+  assert.equal(await store.get("s4"), "s4", "room once the others expired");
+});
+
+test("the IETF draft's RateLimit and RateLimit-Policy, alone or beside the older three", async () => {
+  for (const headers of ["draft", "both"] as const) {
+    const app = createApp();
+    app.use(rateLimit({ windowMs: 60_000, max: 3, headers, policy: "api" }));
+    app.get("/", () => new Response("ok"));
+    const res = await app.request("/");
+    assert.equal(res.headers.get("ratelimit-policy"), '"api";q=3;w=60');
+    assert.match(res.headers.get("ratelimit")!, /^"api";r=2;t=(60|59)$/);
+    assert.equal(res.headers.has("ratelimit-limit"), headers === "both");
+    await res.arrayBuffer();
+  }
+  assert.throws(() => rateLimit({ windowMs: 1000, max: 1, headers: "new" as never }), /headers must be/);
+  assert.throws(() => rateLimit({ windowMs: 1000, max: 1, policy: 'a"b' }), /policy must be/);
 });
