@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fetchOn } from "../app/states.ts";
+import { nextRequestId } from "../context/request-id.ts";
 import type { RuntimeFetch } from "../runtime/runtime.ts";
 import { nodeRuntime, toRequest } from "./node-request.ts";
 import { answerError, writeResponse } from "./node-response.ts";
@@ -71,7 +72,7 @@ export function nodeFetch(app: FetchApp): RuntimeFetch {
 
 // app.fetch never throws nor rejects for a Portico app; another FetchApp might.
 function fail(app: FetchApp, res: ServerResponse, error: unknown): void {
-  const id = crypto.randomUUID();
+  const id = nextRequestId();
   (app.logger ?? console).error(`[portico] request ${id} failed outside the app`, error);
   answerError(res, 500, app.requestIdHeader ?? "x-request-id", id);
 }

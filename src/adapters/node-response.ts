@@ -3,6 +3,7 @@ import { type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from "nod
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { nextRequestId } from "../context/request-id.ts";
 import { responseParts } from "../fast-path/fast-path.ts";
 import { ResponseHeaders } from "../http/response-headers.ts";
 import { nodeFileOf } from "./files.ts";
@@ -47,7 +48,7 @@ export function writeResponse(response: Response, res: ServerResponse, app: Repo
     write(response, res);
   } catch (error) {
     const idHeader = app.requestIdHeader ?? "x-request-id";
-    const id = headerOf(response, idHeader) ?? crypto.randomUUID();
+    const id = headerOf(response, idHeader) ?? nextRequestId();
     (app.logger ?? console).error(`[portico] the response to request ${id} could not be written`, error);
     answerError(res, 500, idHeader, id);
   }

@@ -1,6 +1,6 @@
 import { Context, type ExecutionContext } from "../context/context.ts";
 import { dictionary } from "../context/dictionary.ts";
-import { randomUUID, requestIdFor } from "../context/request-id.ts";
+import { nextRequestId, requestIdFor } from "../context/request-id.ts";
 import { RequestInfo } from "../context/request-info.ts";
 import { badRequestError } from "../errors/http-error.ts";
 import { hostOf } from "../fast-path/fast-path.ts";
@@ -33,7 +33,7 @@ export function dispatch(
 ): Response | Promise<Response> {
   if (!state.started) return afterStart(state, request, env, executionContext, runtime);
   const target = checkTarget(request.url, hostOf(request), request.method, runtime.scheme);
-  const id = state.trustIncomingId ? requestIdFor(request.headers, true, state.idHeader) : randomUUID();
+  const id = state.trustIncomingId ? requestIdFor(request.headers, true, state.idHeader) : nextRequestId();
   if (typeof target === "string") return refuse(state, request, id, target, env, executionContext, runtime);
   const ctx = new Context(
     new RequestInfo(request, target, id, NO_PARAMS, state.clientAddress, runtime, env),

@@ -3,7 +3,7 @@ import { checkTarget } from "../http/request-target.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { dictionary } from "./dictionary.ts";
 import { defaultLimits, type Limits } from "./limits.ts";
-import { randomUUID } from "./request-id.ts";
+import { nextRequestId } from "./request-id.ts";
 import { RequestInfo } from "./request-info.ts";
 import { ResponseState } from "./response-state.ts";
 import { type Session, sessionOf } from "./session.ts";
@@ -226,7 +226,7 @@ export function createContext<TEnv = RegisteredEnv>(
   const info = new RequestInfo(
     request,
     target,
-    options.id ?? randomUUID(),
+    options.id ?? nextRequestId(),
     pathParams,
     ip === undefined ? undefined : { address: () => ip },
   );

@@ -145,8 +145,22 @@ describe("request ids", () => {
     app.get("/", () => {});
     for (const id of ["has space", "x".repeat(129), "<script>", ""]) {
       const res = await app.request("/", { headers: { "x-request-id": id } });
-      assert.match(res.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/, id);
+      assert.match(res.headers.get("x-request-id") ?? "", /^[A-Za-z0-9_-]{12}-[0-9a-z]+$/, id);
     }
+  });
+
+  test("ids are unique, one process's share a random prefix, and another Portico service trusts them", async () => {
+    const app = createApp();
+    app.get("/", () => {});
+    const ids = new Set<string>();
+    for (let i = 0; i < 2000; i++) ids.add((await app.request("/")).headers.get("x-request-id")!);
+    assert.equal(ids.size, 2000);
+    const prefixes = new Set([...ids].map((id) => id.slice(0, 13)));
+    assert.equal(prefixes.size, 1);
+    const downstream = createApp({ requestId: { trustIncoming: true } });
+    downstream.get("/", (ctx) => new Response(ctx.request.id));
+    const [first] = ids;
+    assert.equal(await (await downstream.request("/", { headers: { "x-request-id": first! } })).text(), first);
   });
 
   test("the header name is configurable", async () => {

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { defineView } from "../../src/mod.ts";
 import type { Client } from "./client.ts";
 
-/** A request id as Portico makes them. */
-export const UUID_V4: RegExp = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** A request id Portico makes: a per-process random prefix (12 base64url characters), `-`, a counter. */
+export const REQUEST_ID: RegExp = /^[A-Za-z0-9_-]{12}-[0-9a-z]+$/;
 /** A JSON request's headers. */
 export const JSON_HEADERS: Record<string, string> = { "content-type": "application/json" };
 /** A urlencoded form request's headers. */

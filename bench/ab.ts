@@ -1,0 +1,195 @@
+// A/B of two builds of Portico on Node, in one process, through the Node adapter: every byte of
+// Portico's JavaScript (adapter, core, the app of bench/servers/portico-app.ts) and none of the kernel.
+// Requests are real `http.IncomingMessage`s answered through real `http.ServerResponse`s on a socket
+// that swallows what is written; the two builds alternate in samples (A B, B A, …) and each pair gives
+// a ratio of CPU per request (process.cpuUsage, garbage collection included), so that what the noisy
+// host does to one sample it does to its pair. Decides a change: the median ratio and its bootstrap
+// 95 % interval; a change counts when the interval excludes 1.
+//
+//   npm run bench:ab -- <git-ref>            the working tree (A) against a commit (B)
+//   npm run bench:ab -- <ref> --pairs=21 --n=4000 --only=S1,S4
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
+import { Duplex } from "node:stream";
+import { pathToFileURL } from "node:url";
+import { build, type Plugin } from "esbuild";
+import { root } from "./contestants.ts";
+import { bootstrapInterval, median } from "./stats.ts";
+
+const args = process.argv.slice(2);
+const ref = args.find((arg) => !arg.startsWith("--"));
+const option = (name: string, fallback: number) =>
+  Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const PAIRS = option("pairs", 15);
+const N = option("n", 10_000);
+// A pair measured while the machine's 1-minute load average (before or after it) is over this is
+// invalid: repeated, never counted. 1.5 on 2 cores: this process on one core, little else.
+const LOAD_MAX = option("load-max", 1.5);
+const only = args
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
+if (ref === undefined)
+  throw new Error(
+    "usage: npm run bench:ab -- <git-ref> [--pairs=15] [--n=10000] [--only=S1,S4] [--load-max=1.5]",
+  );
+
+type Handle = (incoming: IncomingMessage, res: ServerResponse) => void;
+interface Build {
+  readonly label: string;
+  readonly handle: Handle;
+}
+
+const work = join(root, "bench", ".work");
+mkdirSync(work, { recursive: true });
+const sha = execFileSync("git", ["rev-parse", "--short", ref], { cwd: root, encoding: "utf8" }).trim();
+const a = await bundle("A", join(root, "src"), "working tree");
+const other = join(work, `ab-src-${sha}`);
+if (!existsSync(join(other, "src"))) {
+  rmSync(other, { recursive: true, force: true });
+  mkdirSync(other, { recursive: true });
+  execFileSync("sh", ["-c", `git archive ${sha} src | tar -x -C ${other}`], { cwd: root });
+}
+const b = await bundle("B", join(other, "src"), sha);
+
+// Both builds answer the app's routes with the same bytes as the wire, `X-Request-Id` aside.
+const SCENARIOS = [
+  { id: "S1", method: "GET", url: "/", body: "", status: 200 },
+  { id: "S2", method: "GET", url: "/users/12345", body: "", status: 200 },
+  { id: "S3", method: "GET", url: "/search?offset=10&limit=20", body: "", status: 200 },
+  { id: "S4", method: "POST", url: "/users", body: '{"user":{"name":"x","email":"y"}}', status: 201 },
+  { id: "S5", method: "GET", url: "/s5/items/7", body: "", status: 404 },
+].filter((scenario) => only === undefined || only.includes(scenario.id));
+
+// A socket that takes everything written and keeps the first bytes of an answer when asked.
+class Sink extends Duplex {
+  remoteAddress = "127.0.0.1";
+  encrypted = false;
+  kept = "";
+  keep = false;
+  override _read(): void {}
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    if (this.keep) this.kept += chunk.toString();
+    done();
+  }
+}
+
+console.log(`A = ${a.label}, B = ${b.label}; ${PAIRS} pairs of ${N} requests; Node ${process.version}`);
+console.log("scenario   A µs/req   B µs/req   A/B median   95 % interval   verdict");
+for (const scenario of SCENARIOS) {
+  for (const side of [a, b]) {
+    const answer = await once(side.handle, scenario);
+    if (!answer.startsWith(`HTTP/1.1 ${scenario.status} `))
+      throw new Error(`${side.label} ${scenario.id}: ${answer.slice(0, 200)}`);
+    await sample(side.handle, scenario, N); // warm-up
+  }
+  const ratios: number[] = [];
+  const times: Record<string, number[]> = { A: [], B: [] };
+  let invalid = 0;
+  for (let pair = 0; ratios.length < PAIRS && pair < PAIRS * 3; pair++) {
+    const order = pair % 2 === 0 ? [a, b] : [b, a];
+    const measured: Record<string, number> = {};
+    const before = loadAverage();
+    for (const side of order) measured[side === a ? "A" : "B"] = await sample(side.handle, scenario, N);
+    if (Math.max(before, loadAverage()) > LOAD_MAX) {
+      invalid++;
+      continue;
+    }
+    times.A!.push(measured.A!);
+    times.B!.push(measured.B!);
+    ratios.push(measured.A! / measured.B!);
+  }
+  const row = `${scenario.id.padEnd(9)} ${median(times.A!).toFixed(2).padStart(9)} ${median(times.B!).toFixed(2).padStart(10)}`;
+  if (ratios.length < PAIRS) {
+    console.log(`${row}   unreadable: ${invalid} pairs over load ${LOAD_MAX}, ${ratios.length} valid`);
+    continue;
+  }
+  const [low, high] = bootstrapInterval(ratios);
+  const verdict = high < 1 ? "A faster" : low > 1 ? "A slower" : "no change shown";
+  console.log(
+    `${row} ${median(ratios).toFixed(3).padStart(12)}   [${low.toFixed(3)}, ${high.toFixed(3)}]   ${verdict} (${invalid} invalid pairs repeated)`,
+  );
+}
+process.exit(0);
+
+function loadAverage(): number {
+  return Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
+}
+
+// One side's bundle: the bench app and the Node adapter, with `src/` taken from `source`.
+async function bundle(label: string, source: string, description: string): Promise<Build> {
+  const redirect: Plugin = {
+    name: "source",
+    setup(esbuild) {
+      const here = `${join(root, "src")}/`;
+      esbuild.onResolve({ filter: /.*/ }, (resolved) => {
+        if (source === join(root, "src") || !resolved.path.startsWith(".")) return undefined;
+        const path = join(resolved.resolveDir, resolved.path);
+        return path.startsWith(here) ? { path: join(source, path.slice(here.length)) } : undefined;
+      });
+    },
+  };
+  const outfile = join(work, `ab-${label}.mjs`);
+  await build({
+    stdin: {
+      contents: `export { app } from "./servers/portico-app.ts"; export { handle } from "../src/adapters/node-handler.ts";`,
+      resolveDir: join(root, "bench"),
+      loader: "ts",
+    },
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    plugins: [redirect],
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    logLevel: "warning",
+  });
+  const module = await import(`${pathToFileURL(outfile).href}?${Date.now()}`);
+  return {
+    label: description,
+    handle: (incoming, res) => module.handle(module.app, incoming, res, "127.0.0.1:3000"),
+  };
+}
+
+function exchange(handle: Handle, scenario: (typeof SCENARIOS)[number], socket: Sink): Promise<void> {
+  const incoming = new IncomingMessage(socket as never);
+  incoming.method = scenario.method;
+  incoming.url = scenario.url;
+  incoming.httpVersionMajor = 1;
+  incoming.httpVersionMinor = 1;
+  incoming.httpVersion = "1.1";
+  const raw = ["Host", "127.0.0.1:3000", "User-Agent", "wrk", "Accept", "*/*"];
+  if (scenario.body !== "")
+    raw.push("Content-Type", "application/json", "Content-Length", String(scenario.body.length));
+  incoming.rawHeaders = raw;
+  for (let i = 0; i < raw.length; i += 2) incoming.headers[raw[i]!.toLowerCase()] = raw[i + 1]!;
+  if (scenario.body !== "") incoming.push(Buffer.from(scenario.body));
+  incoming.push(null);
+  incoming.complete = true; // as Node's parser says once the whole message is in
+  const res = new ServerResponse(incoming);
+  res.assignSocket(socket as never);
+  const finished = new Promise<void>((resolve) => res.once("finish", resolve));
+  handle(incoming, res);
+  return finished.then(() => res.detachSocket(socket as never));
+}
+
+async function once(handle: Handle, scenario: (typeof SCENARIOS)[number]): Promise<string> {
+  const socket = new Sink();
+  socket.keep = true;
+  await exchange(handle, scenario, socket);
+  return socket.kept;
+}
+
+// CPU µs per request over `n` requests answered one after another.
+async function sample(handle: Handle, scenario: (typeof SCENARIOS)[number], n: number): Promise<number> {
+  const socket = new Sink();
+  const start = process.cpuUsage();
+  for (let i = 0; i < n; i++) await exchange(handle, scenario, socket);
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / n;
+}
