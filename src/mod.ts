@@ -124,6 +124,12 @@ export {
   Router,
 } from "./router/create-router.ts";
 export { defineRoutes, type RouteEntry, type Routes, type RoutesOptions } from "./router/define-routes.ts";
+export {
+  type CustomMethod,
+  customMethod,
+  type RegisteredMethod,
+  type StandardMethod,
+} from "./router/methods.ts";
 export type { NamespaceCallback, ScopeErrorHandler, ScopeNotFoundHandler } from "./router/scope.ts";
 export type { FileAccess, FileInfo } from "./runtime/files.ts";
 export type {

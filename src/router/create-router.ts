@@ -8,12 +8,12 @@ import {
 } from "../context/handler.ts";
 import { mergeDocs, type RouteDoc } from "../context/route-doc.ts";
 import { errorRenderingOf } from "../errors/rendering.ts";
-import { TOKEN } from "../wire/contract.ts";
 import { joinPath } from "./join-path.ts";
 import type { NamespaceOptions, RouteOptions } from "./route-options.ts";
 
 export type { NamespaceOptions, RouteOptions } from "./route-options.ts";
 
+import { type Method, routeMethod } from "./methods.ts";
 import { ANY_METHOD, WS_METHOD } from "./route-table.ts";
 import {
   callbackAdded,
@@ -41,8 +41,7 @@ export interface RouteRecord {
 /** Where a router puts the routes registered on it. */
 export type RouteSink = (record: RouteRecord) => void;
 
-/** The HTTP methods `route()` accepts, besides any other upper-case token. */
-export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | (string & {});
+export type { Method } from "./methods.ts";
 
 /**
  * Registers routes: verbs, namespaces (`on`), mounted routers, websockets and middleware.
@@ -100,7 +99,7 @@ export class Router<TEnv = RegisteredEnv> {
   }
   /** Routes every method not routed otherwise on this path. */
   all(path: string, handler: Handler<TEnv>, options?: RouteOptions): this {
-    return this.route(ANY_METHOD, path, handler, options);
+    return this.route(ANY_METHOD as Method, path, handler, options);
   }
 
   /**
@@ -118,11 +117,8 @@ export class Router<TEnv = RegisteredEnv> {
     if (typeof handler !== "function" && !isRunnable(handler)) {
       throw new TypeError(`Handler for ${path} must be a function or an endpoint`);
     }
-    for (const method of typeof methods === "string" ? [methods] : methods) {
-      if (method !== ANY_METHOD && !TOKEN.test(method))
-        throw new TypeError(`Invalid HTTP method "${method}"`);
-      this.#add(method === ANY_METHOD ? method : method.toUpperCase(), path, handler, options);
-    }
+    for (const method of typeof methods === "string" ? [methods] : methods)
+      this.#add(method === ANY_METHOD ? method : routeMethod(method), path, handler, options);
     return this;
   }
 

@@ -6,7 +6,8 @@ import {
   type WsHandler,
 } from "../context/handler.ts";
 import type { RouteDoc } from "../context/route-doc.ts";
-import { createRouter, type Method, type Router } from "./create-router.ts";
+import { createRouter, type Router } from "./create-router.ts";
+import { type Method, routeMethod } from "./methods.ts";
 
 /**
  * One named route: `[method, path, handler]`, or `["WS", path, Channel]`; a fourth element gives it
@@ -14,9 +15,9 @@ import { createRouter, type Method, type Router } from "./create-router.ts";
  */
 export type RouteEntry =
   // biome-ignore lint/suspicious/noExplicitAny: any handler, whatever its environment type.
-  | readonly [method: Method, path: string, handler: Handler<any> | Connectable]
+  | readonly [method: Method | "WS", path: string, handler: Handler<any> | Connectable]
   | readonly [
-      method: Method,
+      method: Method | "WS",
       path: string,
       // biome-ignore lint/suspicious/noExplicitAny: any handler, whatever its environment type.
       handler: Handler<any> | Connectable,
@@ -78,7 +79,14 @@ export function defineRoutes<
       if (method !== "WS")
         throw new TypeError(`defineRoutes: route "${name}" is a channel: route it as "WS"`);
       router.ws(path, handler as WsHandler<never>, { name, use });
-    } else router.route(method, path, handler as Handler<never>, { name, use });
+    } else {
+      try {
+        routeMethod(method);
+      } catch (error) {
+        throw new TypeError(`defineRoutes: route "${name}": ${(error as Error).message}`);
+      }
+      router.route(method, path, handler as Handler<never>, { name, use });
+    }
   }
   return Object.assign(router, { entries: Object.freeze({ ...entries }), middleware });
 }

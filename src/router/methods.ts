@@ -1,3 +1,5 @@
+import { TOKEN } from "../wire/contract.ts";
+
 // The method space of the route table: the standard methods in their order, and the two
 // pseudo-methods no request can carry (websocket routes, and `all()`).
 
@@ -29,4 +31,131 @@ export function sortMethods(methods: Set<string>): string[] {
 function rankMethod(method: string): number {
   const index = METHOD_ORDER.indexOf(method);
   return index < 0 ? METHOD_ORDER.length : index;
+}
+
+/** The methods every route table knows first: the ones browsers and clients send. */
+export type StandardMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+
+/**
+ * The other methods of IANA's HTTP Method Registry (WebDAV, CalDAV, versioning, `QUERY`…): routed by
+ * name like the standard ones.
+ */
+export type RegisteredMethod =
+  | StandardMethod
+  | "ACL"
+  | "BASELINE-CONTROL"
+  | "BIND"
+  | "CHECKIN"
+  | "CHECKOUT"
+  | "CONNECT"
+  | "COPY"
+  | "LABEL"
+  | "LINK"
+  | "LOCK"
+  | "MERGE"
+  | "MKACTIVITY"
+  | "MKCALENDAR"
+  | "MKCOL"
+  | "MKREDIRECTREF"
+  | "MKWORKSPACE"
+  | "MOVE"
+  | "ORDERPATCH"
+  | "PROPFIND"
+  | "PROPPATCH"
+  | "QUERY"
+  | "REBIND"
+  | "REPORT"
+  | "SEARCH"
+  | "TRACE"
+  | "UNBIND"
+  | "UNCHECKOUT"
+  | "UNLINK"
+  | "UNLOCK"
+  | "UPDATE"
+  | "UPDATEREDIRECTREF"
+  | "VERSION-CONTROL";
+
+declare const customBrand: unique symbol;
+/** A method of the app's own, spelled on purpose with {@link customMethod}. */
+export type CustomMethod = string & { readonly [customBrand]: true };
+
+/** A method a route answers: a registered one by name, or one of the app's own through {@link customMethod}. */
+export type Method = RegisteredMethod | CustomMethod;
+
+const REGISTERED: ReadonlySet<string> = new Set<RegisteredMethod>([
+  ...(METHOD_ORDER as StandardMethod[]),
+  "ACL",
+  "BASELINE-CONTROL",
+  "BIND",
+  "CHECKIN",
+  "CHECKOUT",
+  "CONNECT",
+  "COPY",
+  "LABEL",
+  "LINK",
+  "LOCK",
+  "MERGE",
+  "MKACTIVITY",
+  "MKCALENDAR",
+  "MKCOL",
+  "MKREDIRECTREF",
+  "MKWORKSPACE",
+  "MOVE",
+  "ORDERPATCH",
+  "PROPFIND",
+  "PROPPATCH",
+  "QUERY",
+  "REBIND",
+  "REPORT",
+  "SEARCH",
+  "TRACE",
+  "UNBIND",
+  "UNCHECKOUT",
+  "UNLINK",
+  "UNLOCK",
+  "UPDATE",
+  "UPDATEREDIRECTREF",
+  "VERSION-CONTROL",
+]);
+const customs = new Set<string>();
+
+/**
+ * A method of the app's own (not in IANA's registry), spelled on purpose: `app.route(customMethod("PURGE"),
+ * "/cache", purge)`, `[customMethod("PURGE"), "/cache", Purge]`. Without it, a method the registry does
+ * not know is a type error and a setup error, so that a typo (`"GTE"`) cannot become a route no client calls.
+ */
+export function customMethod<const TName extends string>(name: TName): TName & CustomMethod {
+  if (typeof name !== "string" || !TOKEN.test(name))
+    throw new TypeError(`customMethod(): a method is an HTTP token, got ${JSON.stringify(name)}`);
+  customs.add(name.toUpperCase());
+  return name as TName & CustomMethod;
+}
+
+/** The method a route is registered under (upper case), or a setup error saying what is wrong. */
+export function routeMethod(method: string): string {
+  if (typeof method !== "string" || !TOKEN.test(method))
+    throw new TypeError(`Invalid HTTP method ${JSON.stringify(method)}`);
+  const upper = method.toUpperCase();
+  if (!REGISTERED.has(upper) && !customs.has(upper))
+    throw new TypeError(
+      `"${method}" is not a registered HTTP method (a typo of ${closest(upper)}?); for a method of your own, write customMethod(${JSON.stringify(method)})`,
+    );
+  return upper;
+}
+
+// The registered method nearest a misspelled one (most letters in common, then the standard ones).
+function closest(method: string): string {
+  let best = "GET";
+  let score = -1;
+  for (const known of REGISTERED) {
+    let common = 0;
+    for (const letter of new Set(method)) if (known.includes(letter)) common++;
+    const value =
+      common * 10 - Math.abs(known.length - method.length) - (METHOD_ORDER.includes(known) ? 0 : 1);
+    if (value > score) {
+      best = known;
+      score = value;
+    }
+  }
+  return best;
 }

@@ -201,7 +201,7 @@ describe("registration", () => {
     const app = createApp();
     assert.throws(() => app.get("users", () => {}), /must start with "\/"/);
     assert.throws(() => app.get("/x/:id(", () => {}), /Invalid route pattern/);
-    assert.throws(() => app.route("BAD METHOD", "/", () => {}), /Invalid HTTP method/);
+    assert.throws(() => app.route("BAD METHOD" as never, "/", () => {}), /Invalid HTTP method/);
     assert.throws(() => app.get("/", {} as never), /must be a function or an endpoint/);
     assert.throws(() => app.ws("/", {} as never), /must be a function or a channel/);
     assert.throws(() => app.mount("/x", app), /router made by createRouter/);

@@ -11,14 +11,14 @@ import {
   secureHeaders,
   timeout,
 } from "../../src/middleware/mod.ts";
-import { createApp, defineEndpoint, t } from "../../src/mod.ts";
+import { createApp, customMethod, defineEndpoint, t } from "../../src/mod.ts";
 import { docsPage } from "../../src/openapi/mod.ts";
 import { TopicHub } from "../../src/pubsub/hub.ts";
 import { optionalPeer } from "../../src/runtime/optional-peer.ts";
 
-test("route('WS', …) is an ordinary HTTP route; websocket routes come only from ws()", async () => {
+test("route(customMethod('WS'), …) is an ordinary HTTP route; websocket routes come only from ws()", async () => {
   const app = createApp();
-  app.route("WS", "/x", (ctx) => {
+  app.route(customMethod("WS"), "/x", (ctx) => {
     ctx.response.write(`method ${ctx.request.method}`);
   });
   app.ws("/y", (socket) => socket.close());
