@@ -50,7 +50,7 @@ export function routeStep(
         `[portico] ${where}: call() returned ${kindOf(outcome)}, which is ignored; return a view (or a Response)`,
       );
     }
-    return outcome;
+    return isView(outcome) || outcome instanceof Response ? outcome : undefined;
   };
   return (ctx: Context) => {
     const outcome = runWithHooks()(ctx);

@@ -63,14 +63,37 @@ function runStep(
   }
   if (result instanceof Promise) {
     return result.then(
-      (value) => record(ctx, value),
+      (value) => record(state, ctx, value),
       (error: unknown) => rescue(state, ctx, error, scopes),
     );
   }
-  record(ctx, result);
+  record(state, ctx, result);
 }
 
-function record(ctx: Context, result: unknown): void {
+function record(state: AppState, ctx: Context, result: unknown): void {
+  if (result === undefined) return;
   if (result instanceof Response) ctx.response.raw = result;
-  else if (isView(result) && ctx.response.view === undefined) ctx.response.view = result;
+  else if (isView(result)) {
+    if (ctx.response.view === undefined) ctx.response.view = result;
+  } else ignored(state, ctx, result);
 }
+
+// A handler or middleware returned what is neither a view, a `Response` nor nothing: ignored (the types
+// refuse it), and said once per method and path (at most 64 of them), since it is nearly always a
+// mistake (`() => "text"`: the client gets an empty 200).
+function ignored(state: AppState, ctx: Context, result: unknown): void {
+  const where = `${ctx.request.method} ${ctx.request.path}`;
+  let said = saidIgnored.get(state);
+  if (said === undefined) {
+    said = new Set();
+    saidIgnored.set(state, said);
+  }
+  if (state.logger.warn === undefined || said.has(where) || said.size >= 64) return;
+  said.add(where);
+  const kind = result === null ? "null" : typeof result === "object" ? "an object" : `a ${typeof result}`;
+  state.logger.warn(
+    `[portico] ${where}: a handler returned ${kind}, which is ignored; write ctx.response, or return a view or a Response`,
+  );
+}
+
+const saidIgnored = new WeakMap<AppState, Set<string>>();

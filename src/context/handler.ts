@@ -1,8 +1,17 @@
+import type { View } from "../view/define-view.ts";
 import type { Context, RegisteredEnv } from "./context.ts";
 import type { Socket } from "./socket.ts";
 
-/** A block route: gets the context; may return a view or a `Response`, anything else is ignored. */
-export type BlockHandler<TEnv = RegisteredEnv> = (ctx: Context<TEnv>) => unknown;
+/**
+ * What a handler may return: a view, a `Response`, or nothing (it wrote `ctx.response`). Anything else
+ * would be ignored, so the types refuse it (`() => "text"`), and at run time it is said once to the
+ * app's logger.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: `void` lets `(ctx) => ctx.response.write(…)` through; `undefined` would not.
+export type HandlerResult = void | Response | View | Promise<void | Response | View>;
+
+/** A block route: gets the context; returns a view, a `Response`, or nothing. */
+export type BlockHandler<TEnv = RegisteredEnv> = (ctx: Context<TEnv>) => HandlerResult;
 
 /** An endpoint as a route handler (what `defineEndpoint` makes): it runs on a context. */
 export interface Runnable {

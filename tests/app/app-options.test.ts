@@ -160,7 +160,10 @@ describe("request ids", () => {
     const downstream = createApp({ requestId: { trustIncoming: true } });
     downstream.get("/", (ctx) => new Response(ctx.request.id));
     const [first] = ids;
-    assert.equal(await (await downstream.request("/", { headers: { "x-request-id": first! } })).text(), first);
+    assert.equal(
+      await (await downstream.request("/", { headers: { "x-request-id": first! } })).text(),
+      first,
+    );
   });
 
   test("the header name is configurable", async () => {

@@ -66,7 +66,7 @@ function build() {
       r.use(sessionAuth(false));
       r.get("/items/:id", GetItem, { name: "getItem" });
       r.get("/old/:id", OldItem, { name: "getOldItem" });
-      r.get("/internal", () => "secret", { doc: { hidden: true } });
+      r.get("/internal", () => new Response("secret"), { doc: { hidden: true } });
       r.get(
         "/events",
         () => new Response("data: 1\n\n", { headers: { "content-type": "text/event-stream" } }),
@@ -81,12 +81,14 @@ function build() {
   app.on("/public", (r) => {
     r.use(sessionAuth(true));
     r.use(apiKey);
-    r.get("/home", () => "home", { name: "getHOMEPage" });
+    r.get("/home", () => new Response("home"), { name: "getHOMEPage" });
   });
   app.mount(
     "/admin",
     createRouter((r) =>
-      r.doc({ tags: ["admin"], deprecated: true }).get("/", () => "admin", { name: "adminHome" }),
+      r
+        .doc({ tags: ["admin"], deprecated: true })
+        .get("/", () => new Response("admin"), { name: "adminHome" }),
     ),
   );
   const cached = defineRoutes(

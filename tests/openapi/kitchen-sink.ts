@@ -148,7 +148,7 @@ app.on(
       name: "listFiles",
       doc: { description: "WebDAV listing.", responses: { 207: "Multi-status" } },
     });
-    r.get("/internal", () => "hidden", { doc: { hidden: true } });
+    r.get("/internal", () => new Response("hidden"), { doc: { hidden: true } });
   },
   { doc: { tags: ["account"] } },
 );

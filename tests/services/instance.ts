@@ -109,7 +109,7 @@ app.post("/burst/:room", (ctx) => {
 });
 app.post("/shutdown", () => {
   setTimeout(() => void close(), 10);
-  return "closing";
+  return new Response("closing");
 });
 
 const close = await serveHere(app);

@@ -1,0 +1,19 @@
+// A handler returns a view, a Response or nothing; anything else would be ignored, so it is a type error.
+import { createApp, defineView } from "../../src/mod.ts";
+
+const Hello = defineView({ text: (name: string) => `hello ${name}` });
+const app = createApp();
+app.get("/a", (ctx) => ctx.response.write("a"));
+app.get("/b", (ctx) => {
+  ctx.response.status = 204;
+});
+app.get("/c", () => new Response("c"));
+app.get("/d", async () => Hello("d"));
+app.get("/e", async (ctx) => {
+  await Promise.resolve();
+  ctx.response.write("e");
+});
+// @ts-expect-error a string would be ignored: the client would get an empty 200
+app.get("/f", () => "text");
+// @ts-expect-error so would a number, asynchronously
+app.get("/g", async () => 42);
