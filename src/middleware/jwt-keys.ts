@@ -35,8 +35,16 @@ const encoder = new TextEncoder();
 
 const bytes = (secret: string | Uint8Array) => (typeof secret === "string" ? encoder.encode(secret) : secret);
 
-/** The key (or key finder) `jwtVerify` is given, once the options are found coherent. */
-export function keysFor(jose: typeof Jose, keys: JwtKeys, algorithms: readonly string[]): Verifying {
+/**
+ * The key (or key finder) `jwtVerify` is given, once the options are found coherent; a `jwks` URL is
+ * fetched waiting at most `timeoutMs`.
+ */
+export function keysFor(
+  jose: typeof Jose,
+  keys: JwtKeys,
+  algorithms: readonly string[],
+  timeoutMs: number,
+): Verifying {
   const given = ["secret", "publicKey", "jwks"].filter(
     (name) => name in keys && (keys as never)[name] !== undefined,
   );
@@ -87,9 +95,30 @@ export function keysFor(jose: typeof Jose, keys: JwtKeys, algorithms: readonly s
     }) as Verifying;
   }
   const jwks = keys.jwks;
-  if (typeof jwks === "string" || jwks instanceof URL)
-    return jose.createRemoteJWKSet(new URL(jwks)) as Verifying;
+  if (typeof jwks === "string" || jwks instanceof URL) return remoteKeys(jose, new URL(jwks), timeoutMs);
   return jose.createLocalJWKSet(jwks as Jose.JSONWebKeySet) as Verifying;
+}
+
+// The token's faults when a key is looked up in a key set it has: no key, or several, for its kid and alg.
+const TOKEN_FAULTS = new Set([
+  "ERR_JWKS_NO_MATCHING_KEY",
+  "ERR_JWKS_MULTIPLE_MATCHING_KEYS",
+  "ERR_JOSE_NOT_SUPPORTED",
+]);
+
+// jose fetches the key set when it has none, when it is stale, and for an unknown kid (at most every
+// 30 s); concurrent lookups share one fetch in flight. Any other failure of the lookup is the key
+// server's (a timeout, a network error, not 200, not JSON, not a key set, a key that does not import).
+function remoteKeys(jose: typeof Jose, url: URL, timeoutMs: number): Verifying {
+  const remote = jose.createRemoteJWKSet(url, { timeoutDuration: timeoutMs });
+  return (async (header: Jose.JWSHeaderParameters, token: Jose.FlattenedJWSInput) => {
+    try {
+      return await remote(header, token);
+    } catch (error) {
+      if (TOKEN_FAULTS.has((error as { code?: unknown } | null)?.code as string)) throw error;
+      throw new JwksUnreadable(error);
+    }
+  }) as Verifying;
 }
 
 /** The key `signJwt` signs with. */
@@ -137,4 +166,12 @@ function isCryptoKey(key: CryptoKey | JsonWebKey | string): key is CryptoKey {
 /** Thrown while verifying when the allowed algorithm a token names does not fit the configured key. */
 export class JwtKeyMismatch extends Error {
   override readonly name = "JwtKeyMismatch";
+}
+
+/** Thrown while verifying when a remote key set could not be fetched or read (the failure is its cause). */
+export class JwksUnreadable extends Error {
+  override readonly name = "JwksUnreadable";
+  constructor(cause: unknown) {
+    super("The key set could not be fetched or read", { cause });
+  }
 }

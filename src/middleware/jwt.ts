@@ -15,127 +15,49 @@
  */
 import type { Context } from "../context/context.ts";
 import type { DeclaringMiddleware } from "../context/route-doc.ts";
-import { optionalPeer } from "../runtime/optional-peer.ts";
-import type { StandardOutput, StandardSchemaV1 } from "../schema/standard.ts";
+import type { StandardSchemaV1 } from "../schema/standard.ts";
 import { credentials, quoted, refuse, Unauthorized } from "./auth.ts";
 import { declaring } from "./declaring.ts";
-import { type JwtAlgorithm, JwtKeyMismatch, type JwtKeys, keysFor, signingKey } from "./jwt-keys.ts";
+import { type JwtAlgorithm, signingKey } from "./jwt-keys.ts";
+import {
+  type ClaimsOf,
+  JwtInvalid,
+  jose,
+  KeysUnavailable,
+  type VerifyJwtOptions,
+  verifier,
+} from "./jwt-verify.ts";
 
 export { Unauthorized } from "./auth.ts";
 export type { JwtAlgorithm, JwtKeys } from "./jwt-keys.ts";
-
-const jose = await optionalPeer("jose", "portico/jwt", () => import("jose"));
-
-/** The registered claims (RFC 7519 §4.1) and any others. */
-export interface JwtClaims {
-  /** The issuer. */
-  readonly iss?: string;
-  /** The subject (whom the token is about: a user id). */
-  readonly sub?: string;
-  /** The audience (whom the token is for). */
-  readonly aud?: string | string[];
-  /** When it expires (seconds since the epoch). */
-  readonly exp?: number;
-  /** When it becomes valid (seconds since the epoch). */
-  readonly nbf?: number;
-  /** When it was issued (seconds since the epoch). */
-  readonly iat?: number;
-  /** Its id. */
-  readonly jti?: string;
-  /** Any other claim. */
-  readonly [claim: string]: unknown;
-}
-
-/** What a token must be to be accepted (beside a good signature by an allowed algorithm). */
-export type VerifyJwtOptions<TSchema extends StandardSchemaV1 | undefined = undefined> = JwtKeys & {
-  /** The accepted algorithms (`["HS256"]`, `["RS256", "ES256"]`): required, never `none`. */
-  readonly algorithms: readonly JwtAlgorithm[];
-  /** The audience the token must name (one of them, when several). */
-  readonly audience?: string | readonly string[];
-  /** The issuer the token must name (one of them, when several). */
-  readonly issuer?: string | readonly string[];
-  /** Seconds of clock skew allowed on `exp` and `nbf` (default 0). */
-  readonly clockTolerance?: number;
-  /** A schema the claims must match (valibot or any Standard Schema): they are typed by it. */
-  readonly claims?: TSchema;
-};
-
-/** Why a token was refused: `expired`, `not-yet-valid`, `claim` (audience, issuer, schema), `invalid`. */
-export class JwtInvalid extends Error {
-  /** `JwtInvalid`. */
-  override readonly name = "JwtInvalid";
-  /** The kind of refusal. */
-  readonly reason: "expired" | "not-yet-valid" | "claim" | "invalid";
-  /** A refusal, with the words a client may be told. */
-  constructor(reason: JwtInvalid["reason"], message: string) {
-    super(message);
-    this.reason = reason;
-  }
-}
-
-/** The claims a verification gives: the schema's output, or {@link JwtClaims}. */
-export type ClaimsOf<TSchema> = TSchema extends StandardSchemaV1 ? StandardOutput<TSchema> : JwtClaims;
+export {
+  type ClaimsOf,
+  type JwtClaims,
+  JwtInvalid,
+  KeysUnavailable,
+  type VerifyJwtOptions,
+} from "./jwt-verify.ts";
 
 /**
- * Verifies a compact JWS token: signature (by an allowed algorithm and the given keys), `exp`, `nbf`,
- * audience, issuer, and the claims schema. Gives the claims, or throws {@link JwtInvalid} saying why.
+ * Verifies a compact JWS token: signature (by an allowed algorithm and the given keys), `exp` (required
+ * unless `requireExpiry: false`), `nbf`, `iat` (never in the future; not older than `maxTokenAge`),
+ * audience, issuer, and the claims schema. Gives the claims, or throws {@link JwtInvalid} saying why, or
+ * {@link KeysUnavailable} (a 503, with `Retry-After`) when a `jwks` URL could not be fetched or read.
+ *
+ * @example
+ * try {
+ *   const claims = await verifyJwt(token, { jwks: "https://id.example/jwks.json", algorithms: ["ES256"] });
+ * } catch (error) {
+ *   if (error instanceof JwtInvalid) console.log("refused:", error.reason);
+ *   else if (error instanceof KeysUnavailable) console.log("try again later");
+ *   else throw error;
+ * }
  */
 export async function verifyJwt<TSchema extends StandardSchemaV1 | undefined = undefined>(
   token: string,
   options: VerifyJwtOptions<TSchema>,
 ): Promise<ClaimsOf<TSchema>> {
   return verifier(options)(token);
-}
-
-function verifier<TSchema extends StandardSchemaV1 | undefined>(
-  options: VerifyJwtOptions<TSchema>,
-): (token: string) => Promise<ClaimsOf<TSchema>> {
-  const key = keysFor(jose, options, options.algorithms);
-  const checks = {
-    algorithms: [...options.algorithms],
-    ...(options.audience === undefined ? {} : { audience: options.audience as string | string[] }),
-    ...(options.issuer === undefined ? {} : { issuer: options.issuer as string | string[] }),
-    ...(options.clockTolerance === undefined ? {} : { clockTolerance: options.clockTolerance }),
-  };
-  return async (token) => {
-    let payload: JwtClaims;
-    try {
-      payload = (await jose.jwtVerify(token, key, checks)).payload as JwtClaims;
-    } catch (error) {
-      throw refusal(error);
-    }
-    if (options.claims === undefined) return payload as ClaimsOf<TSchema>;
-    const result = await options.claims["~standard"].validate(payload);
-    if (result.issues !== undefined) throw new JwtInvalid("claim", "The token's claims are not as expected");
-    return result.value as ClaimsOf<TSchema>;
-  };
-}
-
-// jose's errors, as a reason a client may be told (never the key material, never the library's words
-// about it). Failures that are not the token's (a JWKS that cannot be fetched) are rethrown: a 500.
-function refusal(error: unknown): unknown {
-  if (error instanceof JwtKeyMismatch) return new JwtInvalid("invalid", "The token is not valid");
-  const code = (error as { code?: unknown } | null)?.code;
-  switch (code) {
-    case "ERR_JWT_EXPIRED":
-      return new JwtInvalid("expired", "The token has expired");
-    case "ERR_JWT_CLAIM_VALIDATION_FAILED": {
-      const { claim, reason } = error as { claim?: string; reason?: string };
-      if (claim === "nbf" && reason === "check_failed")
-        return new JwtInvalid("not-yet-valid", "The token is not valid yet");
-      return new JwtInvalid("claim", `The token's ${claim} claim is not accepted`);
-    }
-    case "ERR_JOSE_ALG_NOT_ALLOWED":
-    case "ERR_JOSE_NOT_SUPPORTED":
-    case "ERR_JWS_SIGNATURE_VERIFICATION_FAILED":
-    case "ERR_JWS_INVALID":
-    case "ERR_JWT_INVALID":
-    case "ERR_JWKS_NO_MATCHING_KEY":
-    case "ERR_JWKS_MULTIPLE_MATCHING_KEYS":
-      return new JwtInvalid("invalid", "The token is not valid");
-    default:
-      return error;
-  }
 }
 
 /** How {@link signJwt} makes a token. */
@@ -160,7 +82,13 @@ export interface SignJwtOptions {
   readonly keyId?: string;
 }
 
-/** Signs claims into a compact JWS token, with `iat` set to now. */
+/**
+ * Signs claims into a compact JWS token, with `iat` set to now. Give `expiresIn`: {@link jwt} and
+ * {@link verifyJwt} refuse a token without `exp` unless told `requireExpiry: false`.
+ *
+ * @example
+ * const token = await signJwt({ sub: user.id }, { secret: process.env.JWT_SECRET!, expiresIn: 3600 });
+ */
 export async function signJwt(claims: Record<string, unknown>, options: SignJwtOptions): Promise<string> {
   const algorithm = options.algorithm ?? (options.secret === undefined ? undefined : "HS256");
   if (algorithm === undefined) throw new TypeError("signJwt(): give the algorithm of the private key");
@@ -191,11 +119,18 @@ export type JwtOptions<
   readonly realm?: string;
   /** The name of the OpenAPI security scheme (default `"bearerAuth"`, or the scheme's name). */
   readonly schemeName?: string;
+  /**
+   * Where the failure goes when a `jwks` URL could not be fetched or read (the request is answered 503
+   * `KeysUnavailable`): once per failed fetch, however many requests waited on it. Default `console.error`.
+   */
+  readonly onKeysError?: (error: unknown) => void;
 };
 
 /** The {@link jwt} middleware, and the verified claims of the requests it let through. */
 export type JwtMiddleware<TClaims, TOptional extends boolean> = DeclaringMiddleware<{
   readonly Unauthorized: typeof Unauthorized;
+  /** Declared (and possible) only with a `jwks` URL. */
+  readonly KeysUnavailable: typeof KeysUnavailable;
 }> & {
   /** The request's verified claims (`undefined` without a token, when optional). */
   claims(ctx: Context<unknown>): TOptional extends true ? TClaims | undefined : TClaims;
@@ -207,7 +142,10 @@ export type JwtMiddleware<TClaims, TOptional extends boolean> = DeclaringMiddlew
  * Requires a valid JWT in `Authorization: Bearer <jwt>` (or the header and scheme given), and gives
  * its verified claims through `.claims(ctx)`, typed by the `claims` schema. A missing token (unless
  * `optional`) or an invalid one (always) is the declared 401 `Unauthorized`, with `WWW-Authenticate`
- * (`error="invalid_token"` and why, when one was sent). Declares its OpenAPI security scheme.
+ * (`error="invalid_token"` and why, when one was sent); a token without `exp` is invalid unless
+ * `requireExpiry: false`. With a `jwks` URL, a key set that cannot be fetched or read (in `jwksTimeoutMs`)
+ * is the declared 503 `KeysUnavailable` with `Retry-After: 5`, and nothing of the key server's answer.
+ * Declares its OpenAPI security scheme.
  *
  * @example
  * const auth = jwt({ secret: key, algorithms: ["HS256"], scheme: "Token", claims: v.object({ sub: v.string() }) });
@@ -226,6 +164,8 @@ export function jwt<
     throw new TypeError(`jwt(): the scheme must be an HTTP token, got ${JSON.stringify(scheme)}`);
   const challenge = `${scheme || "Bearer"} realm=${quoted(options.realm ?? "api")}`;
   const verified = new WeakMap<object, { claims: ClaimsOf<TSchema>; token: string }>();
+  const remote = "jwks" in options && (typeof options.jwks === "string" || options.jwks instanceof URL);
+  const report = reporter(options.onKeysError, remote ? String(options.jwks) : "");
   const middleware = declaring(
     async (ctx, next) => {
       const token = credentials(ctx.request.header(header), scheme);
@@ -237,12 +177,13 @@ export function jwt<
         verified.set(ctx, { claims: await verify(token), token });
       } catch (error) {
         if (error instanceof JwtInvalid) return refuse(challenge, error.message);
+        if (error instanceof KeysUnavailable) report((error as { cause?: unknown }).cause);
         throw error;
       }
       return next();
     },
     {
-      errors: { Unauthorized },
+      errors: remote ? { Unauthorized, KeysUnavailable } : { Unauthorized },
       security: {
         schemes: {
           [schemeName(options, header, scheme)]: documented(options.header ?? "Authorization", scheme),
@@ -261,6 +202,24 @@ export function jwt<
     claims: (ctx: Context<unknown>) => found(ctx)?.claims,
     token: (ctx: Context<unknown>) => found(ctx)?.token,
   }) as JwtMiddleware<ClaimsOf<TSchema>, TOptional>;
+}
+
+// Requests waiting on one fetch all fail with its error: it is reported once.
+function reporter(
+  onKeysError: ((error: unknown) => void) | undefined,
+  url: string,
+): (error: unknown) => void {
+  const reported = new WeakSet<object>();
+  const report =
+    onKeysError ??
+    ((error: unknown) => console.error(`portico/jwt: the key set ${url} could not be read`, error));
+  return (error) => {
+    if (typeof error === "object" && error !== null) {
+      if (reported.has(error)) return;
+      reported.add(error);
+    }
+    report(error);
+  };
 }
 
 function schemeName(options: { readonly schemeName?: string }, header: string, scheme: string): string {

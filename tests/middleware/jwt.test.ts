@@ -123,7 +123,11 @@ test("jwt: a public key never verifies an HMAC token made with it (algorithm con
   app.use(rsa).get("/", (ctx) => Response.json(rsa.claims(ctx)));
   const good = await signJwt(
     { sub: "1" },
-    { privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(), algorithm: "RS256" },
+    {
+      privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      algorithm: "RS256",
+      expiresIn: 60,
+    },
   );
   assert.equal((await app.request("/", { headers: { authorization: `Bearer ${good}` } })).status, 200);
   // The attacker signs HS256 with the public key's PEM as the HMAC secret.
@@ -157,7 +161,7 @@ test("jwt: optional lets a request without a token through; a bad token is still
   const app = createApp();
   app.use(maybe).get("/", (ctx) => Response.json({ who: maybe.claims(ctx)?.sub ?? null }));
   assert.deepEqual(await (await app.request("/")).json(), { who: null });
-  const token = await signJwt({ sub: "7" }, { secret: SECRET });
+  const token = await signJwt({ sub: "7" }, { secret: SECRET, expiresIn: 60 });
   const ok = await app.request("/", { headers: { authorization: `Token ${token}` } });
   assert.deepEqual(await ok.json(), { who: "7" });
   const bad = await app.request("/", { headers: { authorization: `Token ${token}x` } });
@@ -172,7 +176,7 @@ test("jwt: secrets rotate (the newest signs, all verify); a key set picks the ke
   const app = createApp();
   app.use(rotated).get("/", (ctx) => Response.json({ sub: rotated.claims(ctx).sub }));
   for (const secret of [SECRET, OTHER]) {
-    const token = await signJwt({ sub: "r" }, { secret });
+    const token = await signJwt({ sub: "r" }, { secret, expiresIn: 60 });
     assert.equal((await app.request("/", { headers: { authorization: `Bearer ${token}` } })).status, 200);
   }
   const { publicKey, privateKey } = await crypto.subtle.generateKey(
@@ -184,9 +188,9 @@ test("jwt: secrets rotate (the newest signs, all verify); a key set picks the ke
   const keyed = jwt({ jwks: { keys: [jwk] }, algorithms: ["ES256"] });
   const jwksApp = createApp();
   jwksApp.use(keyed).get("/", (ctx) => Response.json({ sub: keyed.claims(ctx).sub }));
-  const signed = await signJwt({ sub: "e" }, { privateKey, algorithm: "ES256", keyId: "k1" });
+  const signed = await signJwt({ sub: "e" }, { privateKey, algorithm: "ES256", keyId: "k1", expiresIn: 60 });
   assert.equal((await jwksApp.request("/", { headers: { authorization: `Bearer ${signed}` } })).status, 200);
-  const unknown = await signJwt({ sub: "e" }, { privateKey, algorithm: "ES256", keyId: "k2" });
+  const unknown = await signJwt({ sub: "e" }, { privateKey, algorithm: "ES256", keyId: "k2", expiresIn: 60 });
   assert.equal((await jwksApp.request("/", { headers: { authorization: `Bearer ${unknown}` } })).status, 401);
 });
 
@@ -253,13 +257,19 @@ test("jwt: a remote key set (JWKS over HTTP, from a Portico server) verifies tok
     const remote = jwt({ jwks: new URL("/.well-known/jwks.json", keys.url), algorithms: ["ES256"] });
     const app = createApp();
     app.use(remote).get("/", (ctx) => Response.json({ sub: remote.claims(ctx).sub }));
-    const token = await signJwt({ sub: "r" }, { privateKey, algorithm: "ES256", keyId: "remote-1" });
+    const token = await signJwt(
+      { sub: "r" },
+      { privateKey, algorithm: "ES256", keyId: "remote-1", expiresIn: 60 },
+    );
     for (let i = 0; i < 3; i++) {
       const response = await app.request("/", { headers: { authorization: `Bearer ${token}` } });
       assert.deepEqual(await response.json(), { sub: "r" });
     }
     assert.equal(fetched, 1, "the key set is fetched once and kept");
-    const other = await signJwt({ sub: "r" }, { privateKey, algorithm: "ES256", keyId: "unknown" });
+    const other = await signJwt(
+      { sub: "r" },
+      { privateKey, algorithm: "ES256", keyId: "unknown", expiresIn: 60 },
+    );
     assert.equal((await app.request("/", { headers: { authorization: `Bearer ${other}` } })).status, 401);
   } finally {
     await keys.close();
@@ -270,7 +280,7 @@ test("jwt: a token in another header, named in any case, without a scheme", asyn
   const custom = jwt({ secret: SECRET, algorithms: ["HS256"], header: "X-Auth-Token", scheme: "" });
   const app = createApp();
   app.use(custom).get("/", (ctx) => Response.json({ sub: custom.claims(ctx).sub }));
-  const token = await signJwt({ sub: "h" }, { secret: SECRET });
+  const token = await signJwt({ sub: "h" }, { secret: SECRET, expiresIn: 60 });
   assert.deepEqual(await (await app.request("/", { headers: { "x-auth-token": token } })).json(), {
     sub: "h",
   });

@@ -280,7 +280,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     types: ["Session", "SessionData", "SessionMiddleware", "SessionOptions"],
   },
   "./jwt": {
-    values: ["jwt", "JwtInvalid", "signJwt", "Unauthorized", "verifyJwt"],
+    values: ["jwt", "JwtInvalid", "KeysUnavailable", "signJwt", "Unauthorized", "verifyJwt"],
     types: [
       "ClaimsOf",
       "JwtAlgorithm",
