@@ -13,10 +13,13 @@ export interface Session<TData = Record<string, unknown>> {
   /**
    * Gives the session a new identity, keeping its data: call it at login, so that an identity an
    * attacker planted before (session fixation) is not the one that becomes authenticated. With a store,
-   * the old id is deleted.
+   * the old id is deleted; a copy of a sealed cookie still opens (see `session({ revocation })`).
    */
   regenerate(): void;
-  /** Ends the session: its data emptied, its cookie deleted, and with a store its id deleted there. */
+  /**
+   * Ends the session: its data emptied, its cookie deleted, and with a store its id deleted there. A copy
+   * of a sealed cookie still opens until it expires: `sessions.revoke(subject)` ends those.
+   */
   destroy(): void;
 }
 

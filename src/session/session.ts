@@ -4,6 +4,8 @@
  * the client can neither read nor change it; several secrets rotate: the first seals, all open); with
  * `store`, the cookie holds an opaque id and the data stays in a {@link KeyValueStore} (`memoryStore()`,
  * `redisStore({ url })` from `portico/middleware`). Changes are saved when the response is sent.
+ * A sealed cookie is valid by itself: a copy taken before `destroy()` or `regenerate()` still opens
+ * after them. To end a user's sessions everywhere, give `revocation` and call `sessions.revoke(userId)`.
  *
  * @example
  * import { session } from "portico/session";
@@ -25,9 +27,11 @@ import { toBase64Url } from "../http/base64.ts";
 import { type DeclaringMiddleware, declaring } from "../middleware/declaring.ts";
 import type { KeyValueStore } from "../middleware/store.ts";
 import type { StandardOutput, StandardSchemaV1 } from "../schema/standard.ts";
+import { type Revocations, revocations, type SessionRevocation } from "./revocation.ts";
 import { type Sealer, sealer } from "./seal.ts";
 
 export type { Session } from "../context/session.ts";
+export type { SessionRevocation } from "./revocation.ts";
 
 /** The most a browser keeps of one cookie (RFC 6265 §6.1), name and attributes included. */
 const COOKIE_LIMIT = 4096;
@@ -52,6 +56,12 @@ export interface SessionOptions<TSchema extends StandardSchemaV1 | undefined = u
   readonly prefix?: string;
   /** What the data must match (valibot or any Standard Schema): a session that does not is empty. */
   readonly schema?: TSchema;
+  /**
+   * Makes a subject's sessions revocable everywhere (`sessions.revoke(userId)`): its generation, kept in
+   * `store`, is sealed into each session and checked on every read. Without it a copied sealed cookie
+   * stays valid until it expires, whatever `destroy()` or `regenerate()` did.
+   */
+  readonly revocation?: SessionRevocation<SessionData<TSchema>>;
 }
 
 /** The data a session holds: the schema's output, else any record. */
@@ -63,6 +73,11 @@ export type SessionData<TSchema> = TSchema extends StandardSchemaV1
 export type SessionMiddleware<TData> = DeclaringMiddleware<Record<never, never>> & {
   /** The request's session (the same object as `ctx.session`), typed by the schema. */
   of(ctx: Context<unknown>): Session<TData>;
+  /**
+   * Ends every session of `subject` sealed until now, on every device and instance sharing the
+   * revocation store: their next request has an empty session. Needs the `revocation` option.
+   */
+  revoke(subject: string | number): Promise<void>;
 };
 
 /** Thrown when a sealed session would not fit in a cookie: it is never dropped silently. */
@@ -111,6 +126,10 @@ export function session<const TSchema extends StandardSchemaV1 | undefined = und
   const prefix = options.prefix ?? "session:";
   const schema = options.schema;
   const sessions = new WeakMap<object, RequestSession>();
+  const revoked: Revocations | undefined =
+    options.revocation === undefined
+      ? undefined
+      : revocations(options.revocation as SessionRevocation<never>, maxAge);
 
   const read = async (raw: string | undefined, now: number): Promise<Stored | undefined> => {
     if (raw === undefined || raw.length > COOKIE_LIMIT) return undefined;
@@ -127,11 +146,19 @@ export function session<const TSchema extends StandardSchemaV1 | undefined = und
     if (typeof stored !== "object" || stored === null || typeof stored.e !== "number" || stored.e <= now)
       return undefined;
     if (typeof stored.d !== "object" || stored.d === null || Array.isArray(stored.d)) return undefined;
-    if (schema === undefined) return stored;
-    const result = await schema["~standard"].validate(stored.d);
-    return result.issues === undefined
-      ? { d: result.value as Record<string, unknown>, e: stored.e }
-      : undefined;
+    let data = stored.d;
+    if (schema !== undefined) {
+      const result = await schema["~standard"].validate(stored.d);
+      if (result.issues !== undefined) return undefined;
+      data = result.value as Record<string, unknown>;
+    }
+    const subject = revoked?.subjectOf(data);
+    if (subject === undefined) return { d: data, e: stored.e };
+    const valid = await (revoked as Revocations).check(
+      subject,
+      typeof stored.g === "string" ? stored.g : undefined,
+    );
+    return valid === undefined ? undefined : { d: data, e: stored.e, s: subject, g: valid.generation };
   };
 
   const middleware = declaring(async (ctx, next) => {
@@ -157,7 +184,7 @@ export function session<const TSchema extends StandardSchemaV1 | undefined = und
     const expires = options.rolling === true || state.isNew ? now + maxAge * 1000 : state.expires;
     const lifetime = Math.max(1, Math.ceil((expires - now) / 1000));
     if (!changed && options.rolling !== true) return;
-    const payload = `{"d":${json},"e":${expires}}`;
+    const payload = `{"d":${json},"e":${expires}${await generation(state)}}`;
     if (store !== undefined) {
       if (state.regenerated && state.id !== undefined) await store.delete(prefix + state.id);
       const id = state.id === undefined || state.regenerated ? newId() : state.id;
@@ -176,7 +203,26 @@ export function session<const TSchema extends StandardSchemaV1 | undefined = und
     setCookie(ctx, name, value, { ...cookie, maxAge: lifetime });
   };
 
+  // The subject's generation to seal, as a JSON member: the one checked when the session was read if it
+  // has the same subject and was not regenerated, else the store's now (so `revoke()` then `regenerate()`
+  // keeps this device signed in). A store failure here fails the response: no cookie is sealed with a
+  // generation that was not read.
+  const generation = async (state: RequestSession): Promise<string> => {
+    const subject = revoked?.subjectOf(state.data);
+    if (subject === undefined) return "";
+    const value =
+      subject === state.subject && !state.regenerated
+        ? state.generation
+        : await (revoked as Revocations).current(subject);
+    return value === undefined ? "" : `,"g":${JSON.stringify(value)}`;
+  };
+
   return Object.assign(middleware, {
+    async revoke(subject: string | number): Promise<void> {
+      if (revoked === undefined)
+        throw new TypeError("session(): revoke() needs the revocation option (session({ revocation }))");
+      await revoked.revoke(subject);
+    },
     of(ctx: Context<unknown>): Session<SessionData<TSchema>> {
       const state = sessions.get(ctx);
       if (state === undefined)
@@ -186,10 +232,15 @@ export function session<const TSchema extends StandardSchemaV1 | undefined = und
   });
 }
 
-/** What a session keeps: its data and when it ends (ms since the epoch). */
+/**
+ * What a session keeps: its data, when it ends (ms since the epoch) and, with revocation, its subject's
+ * generation (`s`, the subject it was checked for, is never saved).
+ */
 interface Stored {
   readonly d: Record<string, unknown>;
   readonly e: number;
+  readonly g?: string | undefined;
+  readonly s?: string | undefined;
 }
 
 class RequestSession implements Session<Record<string, unknown>> {
@@ -199,6 +250,9 @@ class RequestSession implements Session<Record<string, unknown>> {
   readonly expires: number;
   /** The store id the request brought (store sessions only). */
   readonly id: string | undefined;
+  /** The subject the session was read for, and its generation then (with revocation). */
+  readonly subject: string | undefined;
+  readonly generation: string | undefined;
   regenerated = false;
   destroyed = false;
 
@@ -208,6 +262,8 @@ class RequestSession implements Session<Record<string, unknown>> {
     this.snapshot = JSON.stringify(this.data);
     this.expires = stored?.e ?? 0;
     this.id = id;
+    this.subject = stored?.s;
+    this.generation = stored?.g;
   }
 
   regenerate(): void {

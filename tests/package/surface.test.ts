@@ -277,7 +277,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   "./static": { values: ["serveStatic"], types: ["AssetsBinding", "StaticOptions"] },
   "./session": {
     values: ["session", "SessionTooLarge"],
-    types: ["Session", "SessionData", "SessionMiddleware", "SessionOptions"],
+    types: ["Session", "SessionData", "SessionMiddleware", "SessionOptions", "SessionRevocation"],
   },
   "./jwt": {
     values: ["jwt", "JwtInvalid", "KeysUnavailable", "signJwt", "Unauthorized", "verifyJwt"],
