@@ -152,6 +152,27 @@ describe("csrf()", () => {
     });
     assert.equal(res.status, 200);
   });
+
+  test("HEAD and OPTIONS are safe too: never refused, whoever sends them", async () => {
+    for (const method of ["HEAD", "OPTIONS"]) {
+      const res = await app.request("http://bank.example/form", {
+        method,
+        headers: { "sec-fetch-site": "cross-site", origin: "https://evil.example" },
+      });
+      assert.notEqual(res.status, 403, method);
+    }
+  });
+
+  test("allowSameSite: same-site passes (sibling subdomains), cross-site is still refused", async () => {
+    const siblings = createApp();
+    siblings.use(csrf({ allowSameSite: true }));
+    siblings.post("/transfer", (ctx) => ctx.response.write("done"));
+    const send = (site: string) =>
+      siblings.request("http://bank.example/transfer", { method: "POST", headers: { "sec-fetch-site": site } });
+    assert.equal((await send("same-site")).status, 200);
+    assert.equal((await send("same-origin")).status, 200);
+    assert.equal((await send("cross-site")).status, 403);
+  });
 });
 
 describe("secureHeaders()", () => {
