@@ -29,6 +29,7 @@ export type {
   BlockHandler,
   Connectable,
   Handler,
+  HandlerResult,
   Middleware,
   Runnable,
   SocketHandler,

@@ -56,35 +56,65 @@ export function writeResponse(response: Response, res: ServerResponse, app: Repo
 
 function write(response: Response, res: ServerResponse): void {
   const parts = responseParts(response);
+  const body = parts ? parts.body : response.body;
+  // Portico's own headers go as one flat list (`writeHead(status, [name, value, …])`); others as an object.
+  if (parts?.headers instanceof ResponseHeaders) {
+    const flat = parts.headers.flat();
+    if (typeof body === "string" || body instanceof Uint8Array) {
+      flat.push(
+        "content-length",
+        String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
+      );
+      res.writeHead(response.status, flat);
+      res.end(body);
+    } else {
+      res.writeHead(response.status, flat);
+      sendBody(body, res);
+    }
+    closeUnread(res, flatValue(flat, "connection"));
+    return;
+  }
   const headers: OutgoingHttpHeaders = parts
-    ? parts.headers instanceof Headers || parts.headers instanceof ResponseHeaders
+    ? parts.headers instanceof Headers
       ? toNodeHeaders(parts.headers)
       : // A plain object is built for this one response: written into directly.
         (parts.headers as OutgoingHttpHeaders)
     : toNodeHeaders(response.headers);
-  const body = parts ? parts.body : response.body;
   if (typeof body === "string" || body instanceof Uint8Array) {
     headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
     res.writeHead(response.status, headers);
     res.end(body);
   } else {
     res.writeHead(response.status, headers);
-    if (body === null) res.end();
-    else {
-      // A file `serveStatic()` chose, untouched: piped from the file itself, without web streams.
-      const file = nodeFileOf(body);
-      const source = file
-        ? createReadStream(file.path, { start: file.start, end: file.end, highWaterMark: 64 * 1024 })
-        : Readable.fromWeb(body as NodeReadableStream);
-      pipeline(source, res).catch(() => {
-        // The client went away or the body stream failed; pipeline has destroyed both sides.
-      });
-    }
+    sendBody(body, res);
   }
-  // A request refused before its body was read (413) is not read any further: the connection ends.
-  if (headers.connection === "close" && !res.req.complete) {
-    res.once("finish", () => res.socket?.destroySoon());
+  closeUnread(res, headers.connection);
+}
+
+// A body that is neither text nor bytes: nothing, a file `serveStatic()` chose (piped from the file
+// itself, without web streams), or a stream.
+function sendBody(body: unknown, res: ServerResponse): void {
+  if (body === null) {
+    res.end();
+    return;
   }
+  const file = nodeFileOf(body);
+  const source = file
+    ? createReadStream(file.path, { start: file.start, end: file.end, highWaterMark: 64 * 1024 })
+    : Readable.fromWeb(body as NodeReadableStream);
+  pipeline(source, res).catch(() => {
+    // The client went away or the body stream failed; pipeline has destroyed both sides.
+  });
+}
+
+// A request refused before its body was read (413) is not read any further: the connection ends.
+function closeUnread(res: ServerResponse, connection: unknown): void {
+  if (connection === "close" && !res.req.complete) res.once("finish", () => res.socket?.destroySoon());
+}
+
+function flatValue(flat: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < flat.length; i += 2) if (flat[i] === name) return flat[i + 1];
+  return undefined;
 }
 
 function headerOf(response: Response, name: string): string | undefined {

@@ -135,6 +135,28 @@ export class ResponseHeaders implements Headers {
     for (let i = 0; i < names.length; i++) each(names[i]!, values[i]!, names.indexOf(names[i]!) === i);
   }
 
+  /**
+   * The headers as one flat list, `[name, value, name, value, …]`, in the order set: a name's values
+   * joined with `, `, every `Set-Cookie` its own line. What Node's `writeHead(status, list)` takes, with
+   * no object or closure made per response.
+   */
+  flat(): string[] {
+    const names = this.#names;
+    const values = this.#values;
+    const out: string[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const first = names.indexOf(name);
+      if (first === i || name === SET_COOKIE) out.push(name, values[i]!);
+      else {
+        // A later value of a name already listed: joined to its first line.
+        const at = out.indexOf(name);
+        out[at + 1] = `${out[at + 1]}, ${values[i]}`;
+      }
+    }
+    return out;
+  }
+
   #remove(key: string, from: number): void {
     const names = this.#names;
     for (let i = names.length - 1; i >= from; i--) {

@@ -168,7 +168,10 @@ describe("csrf()", () => {
     siblings.use(csrf({ allowSameSite: true }));
     siblings.post("/transfer", (ctx) => ctx.response.write("done"));
     const send = (site: string) =>
-      siblings.request("http://bank.example/transfer", { method: "POST", headers: { "sec-fetch-site": site } });
+      siblings.request("http://bank.example/transfer", {
+        method: "POST",
+        headers: { "sec-fetch-site": site },
+      });
     assert.equal((await send("same-site")).status, 200);
     assert.equal((await send("same-origin")).status, 200);
     assert.equal((await send("cross-site")).status, 403);

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import WebSocket from "ws";
 import { defineChannel, t } from "../../../src/mod.ts";
 import { type Client, rawRequest, wsSession } from "../client.ts";
-import { expectText } from "../helpers.ts";
+import { expectText, REQUEST_ID } from "../helpers.ts";
 import type { Topic } from "../suite.ts";
 
 function origin(c: Client): string {
@@ -33,7 +33,7 @@ export const websockets: Topic = {
   name: "Websockets",
   routes(app) {
     app.ws("/ws/echo", (socket, ctx) => {
-      socket.send(`hello ${ctx.request.id.length}`);
+      socket.send(`hello ${REQUEST_ID.test(ctx.request.id)}`);
       socket.onMessage((message) => socket.send(message));
     });
     app.ws("/ws/close", (socket) => socket.onMessage(() => socket.close(4001, "bye")));
@@ -119,7 +119,7 @@ export const websockets: Topic = {
           send: ["hi", new Uint8Array([1, 2, 255])],
           closeAfter: 3,
         });
-        assert.deepEqual(outcome.messages, ["hello 36", "hi", [1, 2, 255]]);
+        assert.deepEqual(outcome.messages, ["hello true", "hi", [1, 2, 255]]);
         assert.equal(outcome.code, 1000);
       },
     },
