@@ -24,9 +24,11 @@ const option = (name: string, fallback: number) =>
   Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const PAIRS = option("pairs", 15);
 const N = option("n", 10_000);
-// A pair measured while the machine's 1-minute load average (before or after it) is over this is
-// invalid: repeated, never counted. 1.5 on 2 cores: this process on one core, little else.
-const LOAD_MAX = option("load-max", 1.5);
+// A pair measured while other processes used more than this share of one core (the machine's busy
+// time from /proc/stat, less this process's own, over the pair's wall time) is invalid: repeated,
+// never counted. The 1-minute load average is printed too, but it counts this process's own GC and
+// helper threads, and lags by a minute.
+const OTHERS_MAX = option("others-max", 0.15);
 const only = args
   .find((arg) => arg.startsWith("--only="))
   ?.slice(7)
@@ -76,7 +78,9 @@ class Sink extends Duplex {
   }
 }
 
-console.log(`A = ${a.label}, B = ${b.label}; ${PAIRS} pairs of ${N} requests; Node ${process.version}`);
+console.log(
+  `A = ${a.label}, B = ${b.label}; ${PAIRS} pairs of ${N} requests; Node ${process.version}; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+);
 console.log("scenario   A µs/req   B µs/req   A/B median   95 % interval   verdict");
 for (const scenario of SCENARIOS) {
   for (const side of [a, b]) {
@@ -91,9 +95,9 @@ for (const scenario of SCENARIOS) {
   for (let pair = 0; ratios.length < PAIRS && pair < PAIRS * 3; pair++) {
     const order = pair % 2 === 0 ? [a, b] : [b, a];
     const measured: Record<string, number> = {};
-    const before = loadAverage();
+    const before = machineBusy();
     for (const side of order) measured[side === a ? "A" : "B"] = await sample(side.handle, scenario, N);
-    if (Math.max(before, loadAverage()) > LOAD_MAX) {
+    if (othersShare(before) > OTHERS_MAX) {
       invalid++;
       continue;
     }
@@ -103,7 +107,9 @@ for (const scenario of SCENARIOS) {
   }
   const row = `${scenario.id.padEnd(9)} ${median(times.A!).toFixed(2).padStart(9)} ${median(times.B!).toFixed(2).padStart(10)}`;
   if (ratios.length < PAIRS) {
-    console.log(`${row}   unreadable: ${invalid} pairs over load ${LOAD_MAX}, ${ratios.length} valid`);
+    console.log(
+      `${row}   unreadable: ${invalid} pairs with others over ${OTHERS_MAX} of a core, ${ratios.length} valid`,
+    );
     continue;
   }
   const [low, high] = bootstrapInterval(ratios);
@@ -114,8 +120,24 @@ for (const scenario of SCENARIOS) {
 }
 process.exit(0);
 
-function loadAverage(): number {
-  return Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
+// The machine's busy CPU time (all cores, µs), this process's own, and the wall clock, at one moment.
+function machineBusy(): { busy: number; own: number; wall: number } {
+  const fields = readFileSync("/proc/stat", "utf8")
+    .split("\n", 1)[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  // user nice system idle iowait irq softirq steal: all but idle and iowait are busy (in 1/100 s).
+  const busy = fields.reduce((sum, value, i) => (i === 3 || i === 4 ? sum : sum + value), 0) * 10_000;
+  const own = process.cpuUsage();
+  return { busy, own: own.user + own.system, wall: performance.now() * 1000 };
+}
+
+// What other processes used since `before`, as a share of one core over the wall time.
+function othersShare(before: { busy: number; own: number; wall: number }): number {
+  const now = machineBusy();
+  return Math.max(0, now.busy - before.busy - (now.own - before.own)) / (now.wall - before.wall);
 }
 
 // One side's bundle: the bench app and the Node adapter, with `src/` taken from `source`.
