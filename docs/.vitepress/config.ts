@@ -23,6 +23,7 @@ const guide = [
   ["Testing an app", "testing"],
   ["Migrating from Hono and Express", "migrating"],
   ["Upgrading from 0.2", "migrating-0.2"],
+  ["Upgrading from 0.3", "migrating-0.3"],
   ["Stability and versions", "stability"],
   ["Running and deploying", "deployment"],
   ["Limits and hostile requests", "hostile-requests"],
