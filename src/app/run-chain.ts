@@ -38,32 +38,64 @@ function runFrom(
   }
   if (s === scopes.length) return runStep(state, ctx, scopes, terminal);
   const middleware = scopes[s]!.middleware[i] as Middleware;
-  let called = false;
+  // 0: next() not called; 1: called, the rest of the chain still running; 2: the rest has finished.
+  let downstream = 0;
   const next = (): Promise<void> => {
-    if (called) return Promise.reject(new Error("next() was called more than once by one middleware"));
-    called = true;
-    return Promise.resolve(runFrom(state, ctx, scopes, s, i + 1, terminal));
+    if (downstream !== 0)
+      return Promise.reject(new Error("next() was called more than once by one middleware"));
+    downstream = 1;
+    const rest = runFrom(state, ctx, scopes, s, i + 1, terminal);
+    if (!(rest instanceof Promise)) {
+      downstream = 2;
+      return Promise.resolve();
+    }
+    // Marked on a side branch: the chain itself gets no extra step.
+    rest.then(() => {
+      downstream = 2;
+    });
+    return rest;
   };
-  return runStep(state, ctx, scopes, (c) => middleware(c, next));
+  // A middleware that settles while the rest of the chain it started still runs did not await (or
+  // return) next(): the handler would answer after the response went out, as an empty 200.
+  const settled = (): void => {
+    if (downstream === 1) throw new Error(unawaitedNext(middleware, s, i));
+  };
+  return runStep(state, ctx, scopes, (c) => middleware(c, next), settled);
+}
+
+function unawaitedNext(middleware: Middleware, scope: number, index: number): string {
+  const name = middleware.name ? `"${middleware.name}"` : `#${index + 1} of scope ${scope + 1} (anonymous)`;
+  return `middleware ${name} finished before the next() it called: await next() (or return it)`;
 }
 
 // Runs a step and records what it returned: a `Response` is sent as is, a view is rendered (unless
-// one is already set). An error is rescued here.
+// one is already set). An error is rescued here, as is one `settled` throws once the step is done.
 function runStep(
   state: AppState,
   ctx: Context,
   scopes: readonly Scope[],
   step: Terminal,
+  settled?: () => void,
 ): void | Promise<void> {
   let result: unknown;
   try {
     result = step(ctx);
+    if (!(result instanceof Promise)) settled?.();
   } catch (error) {
     return rescue(state, ctx, error, scopes);
   }
   if (result instanceof Promise) {
     return result.then(
-      (value) => record(state, ctx, value),
+      (value) => {
+        if (settled !== undefined) {
+          try {
+            settled();
+          } catch (error) {
+            return rescue(state, ctx, error, scopes);
+          }
+        }
+        record(state, ctx, value);
+      },
       (error: unknown) => rescue(state, ctx, error, scopes),
     );
   }
