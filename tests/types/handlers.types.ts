@@ -1,5 +1,6 @@
 // A handler returns a view, a Response or nothing; anything else would be ignored, so it is a type error.
-import { createApp, defineView } from "../../src/mod.ts";
+import * as v from "valibot";
+import { createApp, defineEndpoint, defineView, t } from "../../src/mod.ts";
 
 const Hello = defineView({ text: (name: string) => `hello ${name}` });
 const app = createApp();
@@ -17,3 +18,17 @@ app.get("/e", async (ctx) => {
 app.get("/f", () => "text");
 // @ts-expect-error so would a number, asynchronously
 app.get("/g", async () => 42);
+
+// A JSON body without `require` may be absent: reading it unguarded is a type error where it is read.
+defineEndpoint({
+  params: { json: { title: v.string() } },
+  call(ep) {
+    // @ts-expect-error possibly undefined: a POST without a JSON body leaves it undefined
+    ep.params.json.title;
+    return new Response(ep.params.json?.title ?? "no body");
+  },
+});
+defineEndpoint({
+  params: { json: t.body({ title: v.string() }, { require: true }) },
+  call: (ep) => new Response(ep.params.json.title),
+});
