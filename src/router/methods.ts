@@ -75,9 +75,8 @@ export type RegisteredMethod =
   | "UPDATEREDIRECTREF"
   | "VERSION-CONTROL";
 
-declare const customBrand: unique symbol;
-/** A method of the app's own, spelled on purpose with {@link customMethod}. */
-export type CustomMethod = string & { readonly [customBrand]: true };
+/** A method of the app's own, spelled on purpose with {@link customMethod} (the mark exists in types only). */
+export type CustomMethod = string & { readonly "~customMethod": true };
 
 /** A method a route answers: a registered one by name, or one of the app's own through {@link customMethod}. */
 export type Method = RegisteredMethod | CustomMethod;
