@@ -53,7 +53,15 @@ export default defineConfig({
       "/guide/": [{ text: "Guide", items: guide.map(([text, page]) => ({ text, link: `/guide/${page}` })) }],
       "/reference/": [{ text: "API reference", link: "/reference/", items: reference }],
     },
-    search: { provider: "local" },
+    search: {
+      provider: "local",
+      // A guide explains what a reference entry lists: guides first for the same words.
+      options: {
+        miniSearch: {
+          searchOptions: { boostDocument: (id: string) => (id.startsWith("/guide/") ? 3 : 1) },
+        },
+      },
+    },
     outline: { level: [2, 3] },
   },
 });

@@ -1,4 +1,4 @@
-// `npx tsx examples/api/node.ts`, then e.g. `curl -H 'accept: text/plain' localhost:3000/users/1`.
+// `npx tsx examples/api/node.ts`, then e.g. `curl -H 'accept: text/plain' localhost:3000/api/users/1`.
 import { serve } from "portico/node";
 import { app } from "./app.ts";
 

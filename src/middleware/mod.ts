@@ -30,6 +30,7 @@ export { type DeclaringMiddleware, declaring, type MiddlewareDeclaration } from 
 export { type EtagOptions, etag, PreconditionFailed } from "./etag.ts";
 export { type HealthCheck, type HealthHandlers, type HealthOptions, health } from "./health.ts";
 export { type LogEntry, type LoggerOptions, logger } from "./logger.ts";
+export { type JwtIsElsewhere, jwt } from "./moved.ts";
 export { type RateLimitOptions, rateLimit, TooManyRequests } from "./rate-limit.ts";
 export { type RedisStoreOptions, redisStore } from "./redis-store.ts";
 export {

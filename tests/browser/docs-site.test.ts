@@ -118,6 +118,10 @@ test("search finds a term on a guide page and on a reference page", async () => 
     results.some((href) => href.includes("/guide/static-files")),
     `a guide: ${results.join(", ")}`,
   );
+  // Guides rank above the reference entries they explain.
+  const firstReference = results.findIndex((href) => href.includes("/reference/"));
+  const firstGuide = results.findIndex((href) => href.includes("/guide/"));
+  assert.ok(firstGuide < firstReference, `a guide first: ${results.join(", ")}`);
   assert.ok(
     results.some((href) => href.includes("/reference/")),
     `a reference page: ${results.join(", ")}`,

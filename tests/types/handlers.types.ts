@@ -1,5 +1,6 @@
 // A handler returns a view, a Response or nothing; anything else would be ignored, so it is a type error.
 import * as v from "valibot";
+import { jwt } from "../../src/middleware/mod.ts";
 import { createApp, defineEndpoint, defineView, t } from "../../src/mod.ts";
 
 const Hello = defineView({ text: (name: string) => `hello ${name}` });
@@ -32,3 +33,8 @@ defineEndpoint({
   params: { json: t.body({ title: v.string() }, { require: true }) },
   call: (ep) => new Response(ep.params.json.title),
 });
+
+// `jwt` from portico/middleware points to portico/jwt: its parameter's type says where it is.
+
+// @ts-expect-error jwt() is in portico/jwt: import { jwt } from "portico/jwt"
+jwt({ secret: "x".repeat(32), algorithms: ["HS256"] });
