@@ -135,3 +135,23 @@ describe("examples/chat", () => {
     }
   });
 });
+
+describe("the examples' own instructions", () => {
+  test("every URL an example's comments give answers (not a 404)", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const apps = { api, chat, hello } as const;
+    let checked = 0;
+    for (const name of Object.keys(apps) as (keyof typeof apps)[]) {
+      for (const file of readdirSync(`examples/${name}`).filter((f) => f.endsWith(".ts"))) {
+        const text = readFileSync(`examples/${name}/${file}`, "utf8");
+        for (const [, path] of text.matchAll(/^\/\/.*?localhost:\d+(\/[^\s`'"]*)/gm)) {
+          const res = await apps[name].request(path!, { headers: { accept: "text/plain" } });
+          assert.notEqual(res.status, 404, `examples/${name}/${file}: ${path}`);
+          await res.arrayBuffer();
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked > 0, "the examples give URLs");
+  });
+});
