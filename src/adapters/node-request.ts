@@ -139,10 +139,20 @@ function rawHeader(raw: readonly string[], name: string): string | null {
   let value: string | null = null;
   for (let i = 0; i < raw.length; i += 2) {
     const candidate = raw[i]!;
-    if (candidate.length === name.length && candidate.toLowerCase() === name)
+    if (candidate.length === name.length && sameName(candidate, name))
       value = value === null ? raw[i + 1]! : `${value}${joiner(name)}${raw[i + 1]}`;
   }
   return value;
+}
+
+// A header name as the client spelled it against a lower-case one of the same length, without the
+// string `toLowerCase` would make for every header of that length.
+function sameName(candidate: string, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const c = candidate.charCodeAt(i);
+    if ((c >= 65 && c <= 90 ? c | 0x20 : c) !== lower.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 // Lines of one header are joined with `, `, but `Cookie` lines with `; ` (RFC 9113 §8.2.3; Bun and

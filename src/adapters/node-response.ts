@@ -61,10 +61,11 @@ function write(response: Response, res: ServerResponse): void {
   if (parts?.headers instanceof ResponseHeaders) {
     const flat = parts.headers.flat();
     if (typeof body === "string" || body instanceof Uint8Array) {
-      flat.push(
-        "content-length",
-        String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
-      );
+      // The length of the bytes sent, over any the app set: one `Content-Length` line, always right.
+      const length = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
+      const at = flatIndex(flat, "content-length");
+      if (at >= 0) flat[at + 1] = length;
+      else flat.push("content-length", length);
       res.writeHead(response.status, flat);
       res.end(body);
     } else {
@@ -112,9 +113,14 @@ function closeUnread(res: ServerResponse, connection: unknown): void {
   if (connection === "close" && !res.req.complete) res.once("finish", () => res.socket?.destroySoon());
 }
 
+function flatIndex(flat: readonly string[], name: string): number {
+  for (let i = 0; i < flat.length; i += 2) if (flat[i] === name) return i;
+  return -1;
+}
+
 function flatValue(flat: readonly string[], name: string): string | undefined {
-  for (let i = 0; i < flat.length; i += 2) if (flat[i] === name) return flat[i + 1];
-  return undefined;
+  const at = flatIndex(flat, name);
+  return at < 0 ? undefined : flat[at + 1];
 }
 
 function headerOf(response: Response, name: string): string | undefined {

@@ -140,8 +140,14 @@ function buildResponse(ctx: Context, idHeader: string, toTransform = false): Res
     // Their values were checked as they were set (http/field-value.ts).
     if (!toTransform) headers = state.headers;
     else headers = state.hasHeaders ? new Headers(state.headers) : new Headers();
-    headers.set(idHeader, ctx.request.id);
-    if (contentType !== undefined) headers.set("content-type", contentType);
+    // The id and the content type are Portico's own: an incoming id was checked when it was taken.
+    if (headers instanceof ResponseHeaders) {
+      headers.setOwn(idHeader, ctx.request.id);
+      if (contentType !== undefined) headers.setOwn("content-type", contentType);
+    } else {
+      headers.set(idHeader, ctx.request.id);
+      if (contentType !== undefined) headers.set("content-type", contentType);
+    }
     if (vary) appendVary(headers, "Accept");
     if (length !== undefined) headers.set("content-length", String(length));
   }

@@ -27,12 +27,22 @@ function nameOf(name: string): string {
   return key;
 }
 
+// Values too: most an app sets are constants (`text/plain`, a policy), checked once each. Short ones
+// only, and bounded, so that values made from input cannot grow it.
+const checkedValues = new Map<string, string>();
+
 function fieldValue(name: string, value: string): string {
+  const known = checkedValues.get(value);
+  if (known !== undefined) return known;
   let text = typeof value === "string" ? value : String(value);
   const first = text.charCodeAt(0);
   const last = text.charCodeAt(text.length - 1);
   if (first <= 32 || last <= 32) text = text.replace(EDGE_WHITESPACE, "");
   checkFieldValue(name, text);
+  if (typeof value === "string" && value.length <= 256) {
+    if (checkedValues.size >= 256) checkedValues.clear();
+    checkedValues.set(value, text);
+  }
   return text;
 }
 
@@ -133,6 +143,21 @@ export class ResponseHeaders implements Headers {
     const names = this.#names;
     const values = this.#values;
     for (let i = 0; i < names.length; i++) each(names[i]!, values[i]!, names.indexOf(names[i]!) === i);
+  }
+
+  /**
+   * Sets a header Portico itself made (the request id, a default content type): the name is lower
+   * case and the value checked already, so neither is looked at again.
+   */
+  setOwn(key: string, value: string): void {
+    const index = this.#names.indexOf(key);
+    if (index < 0) {
+      this.#names.push(key);
+      this.#values.push(value);
+    } else {
+      this.#remove(key, index + 1);
+      this.#values[index] = value;
+    }
   }
 
   /**

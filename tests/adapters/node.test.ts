@@ -76,6 +76,28 @@ describe("portico/node serve()", () => {
     }
   });
 
+  test("the headers as written: one Content-Length, right, whatever the app set; repeated names joined, cookies apart", async () => {
+    const app = createApp();
+    app.get("/", (ctx) => {
+      ctx.response.headers.set("Content-Length", "3");
+      ctx.response.headers.append("x-list", "a");
+      ctx.response.headers.append("X-List", "b");
+      ctx.response.headers.append("set-cookie", "a=1");
+      ctx.response.headers.append("set-cookie", "b=2");
+      ctx.response.write("hello");
+    });
+    const server = await serve(app, { port: 0 });
+    try {
+      const answer = await rawHttp(server.port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      assert.deepEqual(answer.match(/^content-length: .*$/gim), ["content-length: 5"]);
+      assert.deepEqual(answer.match(/^x-list: .*$/gim), ["x-list: a, b"]);
+      assert.equal(answer.match(/^set-cookie: /gim)?.length, 2);
+      assert.ok(answer.endsWith("\r\n\r\nhello"));
+    } finally {
+      await server.close();
+    }
+  });
+
   test("a large streamed body arrives whole (backpressure through pipeline)", async () => {
     const chunk = new Uint8Array(64 * 1024).fill(97);
     const app = createApp();

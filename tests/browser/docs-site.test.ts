@@ -104,6 +104,22 @@ test("every page loads without a console error or a failed request; every intern
   assert.deepEqual(problems, []);
 });
 
+test("on a narrow column no code sample runs off the edge: long lines wrap", async () => {
+  const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+  const clipped: string[] = [];
+  for (const path of ["/guide/middleware", "/guide/parameters", "/guide/getting-started"]) {
+    await page.goto(`${origin}${path}`, { waitUntil: "networkidle" });
+    const overflowing = await page.$$eval(
+      ".vp-doc div[class*='language-'] pre",
+      (nodes) => nodes.filter((node) => node.scrollWidth > node.clientWidth + 1).length,
+    );
+    if (overflowing > 0) clipped.push(`${path}: ${overflowing} code blocks wider than the column`);
+  }
+  await page.screenshot({ path: join(shots, "narrow.png"), fullPage: false });
+  await page.close();
+  assert.deepEqual(clipped, []);
+});
+
 test("search finds a term on a guide page and on a reference page", async () => {
   const page = await browser.newPage();
   await page.goto(`${origin}/`, { waitUntil: "networkidle" });

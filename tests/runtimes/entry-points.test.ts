@@ -20,7 +20,7 @@ for (const target of [bunDefault, denoHelper] satisfies Target[]) {
     });
     test("serves websockets", async () => {
       const outcome = await wsSession(running!.origin, "/ws/echo", { send: ["ping"], closeAfter: 2 });
-      assert.deepEqual(outcome.messages, ["hello 36", "ping"]);
+      assert.deepEqual(outcome.messages, ["hello true", "ping"]);
     });
   });
 }
