@@ -1,20 +1,19 @@
-// A/B of two builds of Portico on Node, in one process, through the Node adapter: every byte of
-// Portico's JavaScript (adapter, core, the app of bench/servers/portico-app.ts) and none of the kernel.
-// Requests are real `http.IncomingMessage`s answered through real `http.ServerResponse`s on a socket
-// that swallows what is written; the two builds alternate in samples (A B, B A, …) and each pair gives
-// a ratio of CPU per request (process.cpuUsage, garbage collection included), so that what the noisy
-// host does to one sample it does to its pair. Decides a change: the median ratio and its bootstrap
-// 95 % interval; a change counts when the interval excludes 1.
+// A/B of two builds of Portico on Node, through the Node adapter: every byte of Portico's JavaScript
+// (adapter, core, the app of bench/servers/portico-app.ts) and none of the kernel. Requests are real
+// `http.IncomingMessage`s answered through real `http.ServerResponse`s on a socket that swallows what is
+// written (or, with --pure, stand-ins: Portico's JavaScript alone). Each sample runs in a fresh process
+// of its build (bench/ab-drive.ts: warm-up, then `n` requests); the two builds alternate (A B, B A, …)
+// and each pair gives a ratio of CPU per request (process.cpuUsage, garbage collection included), so
+// that what the noisy host does to one sample it does to its pair. Decides a change: the median ratio
+// and its bootstrap 95 % interval; a change counts when the interval excludes 1.
 //
 //   npm run bench:ab -- <git-ref>            the working tree (A) against a commit (B)
 //   npm run bench:ab -- <ref> --pairs=21 --n=4000 --only=S1,S4
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
-import { Duplex } from "node:stream";
-import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
+import type { Scenario } from "./ab-drive.ts";
 import { root } from "./contestants.ts";
 import { bootstrapInterval, median } from "./stats.ts";
 
@@ -39,10 +38,9 @@ if (ref === undefined)
     "usage: npm run bench:ab -- <git-ref> [--pairs=15] [--n=10000] [--only=S1,S4] [--load-max=1.5]",
   );
 
-type Handle = (incoming: IncomingMessage, res: ServerResponse) => void;
 interface Build {
   readonly label: string;
-  readonly handle: Handle;
+  readonly file: string;
 }
 
 const work = join(root, "bench", ".work");
@@ -58,7 +56,7 @@ if (!existsSync(join(other, "src"))) {
 const b = await bundle("B", join(other, "src"), sha);
 
 // Both builds answer the app's routes with the same bytes as the wire, `X-Request-Id` aside.
-const SCENARIOS = [
+const SCENARIOS: Scenario[] = [
   { id: "S1", method: "GET", url: "/", body: "", status: 200 },
   { id: "S2", method: "GET", url: "/users/12345", body: "", status: 200 },
   { id: "S3", method: "GET", url: "/search?offset=10&limit=20", body: "", status: 200 },
@@ -66,29 +64,15 @@ const SCENARIOS = [
   { id: "S5", method: "GET", url: "/s5/items/7", body: "", status: 404 },
 ].filter((scenario) => (only === undefined || only.includes(scenario.id)) && (!PURE || scenario.body === ""));
 
-// A socket that takes everything written and keeps the first bytes of an answer when asked.
-class Sink extends Duplex {
-  remoteAddress = "127.0.0.1";
-  encrypted = false;
-  kept = "";
-  keep = false;
-  override _read(): void {}
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
-    if (this.keep) this.kept += chunk.toString();
-    done();
-  }
-}
-
 console.log(
   `A = ${a.label}, B = ${b.label}; ${PAIRS} pairs of ${N} requests; Node ${process.version}; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
 );
 console.log("scenario   A µs/req   B µs/req   A/B median   95 % interval   verdict");
 for (const scenario of SCENARIOS) {
   for (const side of [a, b]) {
-    const answer = await once(side.handle, scenario);
+    const answer = JSON.parse(await inChild(side, { scenario, n: 1, pure: PURE, check: true })) as string;
     if (!answer.startsWith(`HTTP/1.1 ${scenario.status} `))
       throw new Error(`${side.label} ${scenario.id}: ${answer.slice(0, 200)}`);
-    await sample(side.handle, scenario, N); // warm-up
   }
   const ratios: number[] = [];
   const times: Record<string, number[]> = { A: [], B: [] };
@@ -97,7 +81,8 @@ for (const scenario of SCENARIOS) {
     const order = pair % 2 === 0 ? [a, b] : [b, a];
     const measured: Record<string, number> = {};
     const before = machineBusy();
-    for (const side of order) measured[side === a ? "A" : "B"] = await sample(side.handle, scenario, N);
+    for (const side of order)
+      measured[side === a ? "A" : "B"] = Number(await inChild(side, { scenario, n: N, pure: PURE }));
     if (othersShare(before) > OTHERS_MAX) {
       invalid++;
       continue;
@@ -141,6 +126,19 @@ function othersShare(before: { busy: number; own: number; wall: number }): numbe
   return Math.max(0, now.busy - before.busy - (now.own - before.own)) / (now.wall - before.wall);
 }
 
+// One sample (or a check) in a fresh process of the build; what it printed.
+function inChild(side: Build, asked: object): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [side.file],
+      { env: { ...process.env, AB_SAMPLE: JSON.stringify(asked) }, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${side.label}: ${stderr || error.message}`)) : resolve(stdout),
+    );
+  });
+}
+
 // One side's bundle: the bench app and the Node adapter, with `src/` taken from `source`.
 async function bundle(label: string, source: string, description: string): Promise<Build> {
   const redirect: Plugin = {
@@ -157,7 +155,12 @@ async function bundle(label: string, source: string, description: string): Promi
   const outfile = join(work, `ab-${label}.mjs`);
   await build({
     stdin: {
-      contents: `export { app } from "./servers/portico-app.ts"; export { handle } from "../src/adapters/node-handler.ts";`,
+      contents: [
+        `import { app } from "./servers/portico-app.ts";`,
+        `import { handle } from "../src/adapters/node-handler.ts";`,
+        `import { runSample } from "./ab-drive.ts";`,
+        `await runSample((incoming, res) => handle(app, incoming, res, "127.0.0.1:3000"));`,
+      ].join("\n"),
       resolveDir: join(root, "bench"),
       loader: "ts",
     },
@@ -172,83 +175,5 @@ async function bundle(label: string, source: string, description: string): Promi
     },
     logLevel: "warning",
   });
-  const module = await import(`${pathToFileURL(outfile).href}?${Date.now()}`);
-  return {
-    label: description,
-    handle: (incoming, res) => module.handle(module.app, incoming, res, "127.0.0.1:3000"),
-  };
-}
-
-function exchange(handle: Handle, scenario: (typeof SCENARIOS)[number], socket: Sink): Promise<void> {
-  const incoming = new IncomingMessage(socket as never);
-  incoming.method = scenario.method;
-  incoming.url = scenario.url;
-  incoming.httpVersionMajor = 1;
-  incoming.httpVersionMinor = 1;
-  incoming.httpVersion = "1.1";
-  const raw = ["Host", "127.0.0.1:3000", "User-Agent", "wrk", "Accept", "*/*"];
-  if (scenario.body !== "")
-    raw.push("Content-Type", "application/json", "Content-Length", String(scenario.body.length));
-  incoming.rawHeaders = raw;
-  for (let i = 0; i < raw.length; i += 2) incoming.headers[raw[i]!.toLowerCase()] = raw[i + 1]!;
-  if (scenario.body !== "") incoming.push(Buffer.from(scenario.body));
-  incoming.push(null);
-  incoming.complete = true; // as Node's parser says once the whole message is in
-  const res = new ServerResponse(incoming);
-  res.assignSocket(socket as never);
-  const finished = new Promise<void>((resolve) => res.once("finish", resolve));
-  handle(incoming, res);
-  return finished.then(() => res.detachSocket(socket as never));
-}
-
-async function once(handle: Handle, scenario: (typeof SCENARIOS)[number]): Promise<string> {
-  const socket = new Sink();
-  socket.keep = true;
-  await exchange(handle, scenario, socket);
-  return socket.kept;
-}
-
-// CPU µs per request over `n` requests answered one after another.
-async function sample(handle: Handle, scenario: (typeof SCENARIOS)[number], n: number): Promise<number> {
-  if (PURE) return samplePure(handle, scenario, n);
-  const socket = new Sink();
-  const start = process.cpuUsage();
-  for (let i = 0; i < n; i++) await exchange(handle, scenario, socket);
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / n;
-}
-
-// `--pure`: Portico's JavaScript alone — the adapter given stand-ins for Node's request and response
-// that record `writeHead` and `end`, so that Node's HTTP code (two thirds of a plain GET here) does not
-// dilute what a change to Portico does. Requests without a body only.
-async function samplePure(handle: Handle, scenario: (typeof SCENARIOS)[number], n: number): Promise<number> {
-  const raw = ["Host", "127.0.0.1:3000", "User-Agent", "wrk", "Accept", "*/*"];
-  const socket = { remoteAddress: "127.0.0.1", encrypted: false };
-  const incoming = { method: scenario.method, url: scenario.url, rawHeaders: raw, socket, complete: true };
-  let ended: (() => void) | undefined;
-  let status = 0;
-  const res = {
-    req: incoming,
-    headersSent: false,
-    writeHead(code: number) {
-      status = code;
-    },
-    end() {
-      ended?.();
-    },
-    once() {},
-  };
-  const start = process.cpuUsage();
-  for (let i = 0; i < n; i++) {
-    let done = false;
-    ended = () => {
-      done = true;
-    };
-    handle(incoming as never, res as never);
-    // A synchronous answer is written within the call; an asynchronous one is awaited.
-    if (!done) await new Promise<void>((resolve) => (ended = resolve));
-  }
-  const used = process.cpuUsage(start);
-  if (status !== scenario.status) throw new Error(`--pure ${scenario.id}: status ${status}`);
-  return (used.user + used.system) / n;
+  return { label: description, file: outfile };
 }
