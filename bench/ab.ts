@@ -106,7 +106,7 @@ for (const scenario of SCENARIOS) {
 }
 process.exit(0);
 
-// The machine's busy CPU time (all cores, µs), this process's own, and the wall clock, at one moment.
+// The machine's busy CPU time (all cores, µs), this process's and its samples', and the wall clock.
 function machineBusy(): { busy: number; own: number; wall: number } {
   const fields = readFileSync("/proc/stat", "utf8")
     .split("\n", 1)[0]!
@@ -116,8 +116,15 @@ function machineBusy(): { busy: number; own: number; wall: number } {
     .map(Number);
   // user nice system idle iowait irq softirq steal: all but idle and iowait are busy (in 1/100 s).
   const busy = fields.reduce((sum, value, i) => (i === 3 || i === 4 ? sum : sum + value), 0) * 10_000;
-  const own = process.cpuUsage();
-  return { busy, own: own.user + own.system, wall: performance.now() * 1000 };
+  // This process and the sample processes it ran (reaped children): utime stime cutime cstime.
+  const self = readFileSync("/proc/self/stat", "utf8");
+  const times = self
+    .slice(self.lastIndexOf(")") + 2)
+    .split(" ")
+    .slice(11, 15)
+    .map(Number);
+  const own = times.reduce((sum, ticks) => sum + ticks, 0) * 10_000;
+  return { busy, own, wall: performance.now() * 1000 };
 }
 
 // What other processes used since `before`, as a share of one core over the wall time.
