@@ -82,7 +82,7 @@ class IncomingRequest extends FastRequest {
     const raw = this.#rawHeaders;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!;
-      if (name.length === 6 && name.toLowerCase() === "cookie") continue;
+      if (name.length === 6 && sameName(name, "cookie")) continue;
       headers.append(name, raw[i + 1]!);
     }
     const cookie = rawHeader(raw, "cookie");

@@ -17,16 +17,7 @@ export interface Reporting {
 /** Node header values from a `Headers`, with every `Set-Cookie` kept apart. */
 export function toNodeHeaders(headers: Headers): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
-  if (headers instanceof ResponseHeaders) {
-    // The app's own: its values as they are, without a runtime `Headers` (or its sorting).
-    const cookies: string[] = [];
-    headers.send((name, value, first) => {
-      if (name === "set-cookie") cookies.push(value);
-      else out[name] = first ? value : `${out[name]}, ${value}`;
-    });
-    if (cookies.length > 0) out["set-cookie"] = cookies;
-    return out;
-  }
+  // (Portico's own `ResponseHeaders` never get here: `write` sends them as a flat list.)
   for (const [name, value] of headers) {
     if (name === "set-cookie") continue;
     out[name] = value;

@@ -80,24 +80,29 @@ function runStep(
   let result: unknown;
   try {
     result = step(ctx);
-    if (!(result instanceof Promise)) settled?.();
   } catch (error) {
     return rescue(state, ctx, error, scopes);
   }
   if (result instanceof Promise) {
     return result.then(
-      (value) => {
-        if (settled !== undefined) {
-          try {
-            settled();
-          } catch (error) {
-            return rescue(state, ctx, error, scopes);
-          }
-        }
-        record(state, ctx, value);
-      },
+      (value) => finish(state, ctx, scopes, value, settled),
       (error: unknown) => rescue(state, ctx, error, scopes),
     );
+  }
+  return finish(state, ctx, scopes, result, settled);
+}
+
+function finish(
+  state: AppState,
+  ctx: Context,
+  scopes: readonly Scope[],
+  result: unknown,
+  settled: (() => void) | undefined,
+): void | Promise<void> {
+  try {
+    settled?.();
+  } catch (error) {
+    return rescue(state, ctx, error, scopes);
   }
   record(state, ctx, result);
 }

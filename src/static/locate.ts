@@ -8,8 +8,9 @@ import { isInside } from "./file-path.ts";
  * precompressed sibling alike: a sibling `app.js.br → ../secret` is as outside as `leak.txt → ../secret`.
  */
 export function fileChecker(files: FileAccess, root: string, followSymlinks: boolean) {
-  return async (path: string): Promise<FileInfo | undefined> => {
-    const info = await files.stat(path);
+  // `known`: what a `stat` of the path just said, so that it is not asked twice.
+  return async (path: string, known?: FileInfo): Promise<FileInfo | undefined> => {
+    const info = known ?? (await files.stat(path));
     if (info?.kind !== "file") return undefined;
     if (followSymlinks) return info;
     const real = await files.realPath(path);
@@ -43,7 +44,7 @@ export async function locate(
   }
   if (info.kind === "file") {
     if (slash) return undefined;
-    const found = await fileAt(path);
+    const found = await fileAt(path, info);
     return found === undefined ? undefined : { path, info: found };
   }
   if (info.kind !== "directory") return undefined;

@@ -113,6 +113,7 @@ export function serveStatic(options: StaticOptions): BlockHandler<unknown> {
   const redirect = options.redirect !== false;
   const cacheControl = `public, max-age=${maxAge}${options.immutable ? ", immutable" : ""}`;
   let rootReal: Promise<string | undefined> | undefined;
+  let fileAt: FileCheck | undefined;
 
   return async (ctx) => {
     const method = ctx.request.method;
@@ -126,7 +127,8 @@ export function serveStatic(options: StaticOptions): BlockHandler<unknown> {
     rootReal ??= files.absolute(options.root).then((root) => files.realPath(root));
     const root = await rootReal;
     if (root === undefined) return notFound();
-    const fileAt = fileChecker(files, root, options.followSymlinks === true);
+    // Made once, with the root (which, like `files`, is the first request's for the handler's life).
+    fileAt ??= fileChecker(files, root, options.followSymlinks === true);
     // The wildcard leaves out a trailing slash: the path tells whether there was one.
     const slash = relative === "" || ctx.request.path.endsWith("/");
     const found = await locate(files, fileAt, root, segments, slash, { indexes, extensions, redirect });

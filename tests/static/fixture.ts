@@ -24,6 +24,8 @@ export function makeStaticFixture(): StaticFixture {
   at("css/a.css", "body { color: red }\n");
   at("index.html", "<h1>home</h1>");
   at("docs/index.html", "<h1>docs</h1>");
+  at("v1:beta/index.html", "<h1>odd</h1>");
+  at("two words/index.html", "<h1>odd</h1>");
   mkdirSync(join(root, "empty"), { recursive: true });
   at("app.js", "console.log('hi')");
   at("data.json", '{"a":1}');

@@ -198,9 +198,17 @@ describe("serveStatic()", () => {
       "/assets/docs/",
     );
     assert.equal((await app.request("/assets/empty")).status, 404, "no index: no redirect, no listing");
-    const odd = appWith({ index: "index.html" });
-    const colon = await odd.request("/assets/docs");
-    assert.equal(colon.headers.get("location"), "./docs/");
+    // A segment that could read as a scheme (`v1:beta`) or hold a space stays a relative path on this origin.
+    for (const [path, location] of [
+      ["/assets/v1:beta", "./v1%3Abeta/"],
+      ["/assets/two%20words", "./two%20words/"],
+    ] as const) {
+      const odd = await app.request(path);
+      assert.deepEqual([odd.status, odd.headers.get("location")], [301, location], path);
+      const resolved = new URL(location, `http://x${path}`);
+      assert.deepEqual([resolved.origin, resolved.pathname], ["http://x", `${path}/`.replace(":", "%3A")]);
+      assert.equal(await (await app.request(resolved.pathname)).text(), "<h1>odd</h1>", resolved.pathname);
+    }
     const off = await appWith({ redirect: false }).request("/assets/docs");
     assert.deepEqual([off.status, await off.text()], [200, "<h1>docs</h1>"]);
   });
