@@ -33,6 +33,8 @@ import { openClient, redisTopology, scriptConnection } from "./redis-topology.ts
 
 const redis = await optionalPeer("redis", "portico/pubsub/redis", () => import("redis"));
 const { ErrorReply, RESP_TYPES } = redis;
+// Answers that say "not now" rather than "no": the command is sent again.
+const TRANSIENT = /^(READONLY|LOADING|BUSY|TRYAGAIN|CLUSTERDOWN|MASTERDOWN) /;
 
 export type { RedisSentinelTarget } from "./redis-sentinel.ts";
 
@@ -119,8 +121,9 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
     channel,
     publish: sharded ? "SPUBLISH" : "PUBLISH",
     replicated: topology.kind === "sentinel",
-    // A demoted master's READONLY is sent again, to the new master.
-    isReply: (error) => error instanceof ErrorReply && !error.message.startsWith("READONLY"),
+    // A demoted master's READONLY is sent again, to the new master; a restarting server's LOADING (and
+    // a cluster's TRYAGAIN, CLUSTERDOWN, MASTERDOWN) after a while.
+    isReply: (error) => error instanceof ErrorReply && !TRANSIENT.test(error.message),
     buffers: { [RESP_TYPES.BLOB_STRING]: Buffer },
   });
   // Connected once both clients are ready and every wanted topic is subscribed again (then topics with a

@@ -5,6 +5,11 @@
 // the broker recognises one it already applied (by the publisher's id and counter) and skips it. So a
 // broker restart loses and repeats nothing. Written once for every driver that keeps a history.
 
+// How often an append is sent before it fails, and the first wait before an append a ready connection
+// refused is sent again (doubled each time, up to 2 s): about 10 s in all.
+const MAX_ATTEMPTS = 8;
+const RETRY_MS = 100;
+
 interface Pending {
   readonly send: () => Promise<unknown>;
   readonly done: (ok: boolean) => void;
@@ -76,13 +81,16 @@ export class OrderedAppends {
       },
       (error: unknown) => {
         pending.inFlight = false;
-        if (this.#channel.final(error) || pending.attempts >= 5) {
+        if (this.#channel.final(error) || pending.attempts >= MAX_ATTEMPTS) {
           this.#unanswered.delete(counter);
           pending.fail(error);
           return;
         }
         this.#held = true;
-        this.resume();
+        // Refused by a broker that is coming back (loading its data): sent again after a while; the
+        // connection's "ready" resumes the others.
+        if (this.#channel.ready())
+          setTimeout(() => this.resume(), Math.min(RETRY_MS * 2 ** (pending.attempts - 1), 2000));
       },
     );
   }

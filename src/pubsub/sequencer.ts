@@ -8,7 +8,19 @@
 import type { Recovery } from "../context/socket.ts";
 import type { TopicMessage } from "../runtime/runtime.ts";
 import type { PubSubStats } from "./driver.ts";
-import { formatPosition, type HistoryEntry, type HistoryStore, parsePosition } from "./history.ts";
+import {
+  formatPosition,
+  type HistoryEntry,
+  type HistoryRead,
+  type HistoryStore,
+  parsePosition,
+} from "./history.ts";
+
+// How often a failing read of the history is tried again, and the first wait (doubled each time, up to
+// 2 s): about 10 s in all, what a restarting broker takes to load a modest data set.
+const READ_RETRIES = 8;
+const READ_RETRY_MS = 100;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Delivers a message of a topic with a history to one subscriber, with its position. */
 export type Deliver = (message: TopicMessage, position: string) => unknown;
@@ -152,15 +164,34 @@ export class Sequencer {
     this.#deliver(line, numbered);
   }
 
+  // Reads the history from where the line is, and delivers in order what was waiting. A message that
+  // arrived before a read was sent is in the history by then if the history still has it, so a hole
+  // before it is counted as missed; one that arrived during the read may be newer than what the read
+  // saw, so a hole before it is read again. A broker coming back (reconnecting, loading its data) fails
+  // reads for a while: they are tried again, with what arrives meanwhile waiting, up to `READ_RETRIES`
+  // times or `size` messages waiting.
   async #catchUp(topic: string, line: Line): Promise<void> {
     line.busy = true;
     const { size } = this.#hooks;
+    let failures = 0;
     try {
       for (;;) {
-        const read = await this.store.read(topic, line.epoch, line.last, size);
+        const before = line.pending.length;
+        let read: HistoryRead;
+        try {
+          read = await this.store.read(topic, line.epoch, line.last, size);
+        } catch (error) {
+          if (++failures > READ_RETRIES || line.pending.length >= size) throw error;
+          await pause(Math.min(READ_RETRY_MS * 2 ** (failures - 1), 2000));
+          if (this.#lines.get(topic) !== line) return;
+          continue;
+        }
         if (this.#lines.get(topic) !== line) return;
+        failures = 0;
         for (const entry of read.entries) this.#accept(topic, line, { epoch: read.epoch, entry }, true);
-        if (read.entries.length < size) break;
+        if (read.entries.length >= size) continue;
+        for (const numbered of line.pending.splice(0, before)) this.#accept(topic, line, numbered, true);
+        if (!this.#follow(topic, line)) break;
       }
     } catch (error) {
       this.#missed(topic, undefined, error);
@@ -168,6 +199,18 @@ export class Sequencer {
       line.busy = false;
       for (const numbered of line.pending.splice(0)) this.#accept(topic, line, numbered, true);
     }
+  }
+
+  // Delivers the waiting messages that follow on; `true` when one leaves a hole (it and those after it
+  // wait for the next read).
+  #follow(topic: string, line: Line): boolean {
+    while (line.pending.length > 0) {
+      const next = line.pending[0]!;
+      if (next.epoch === line.epoch && next.entry.seq > line.last + 1) return true;
+      line.pending.shift();
+      this.#accept(topic, line, next, true);
+    }
+    return false;
   }
 
   async #replay(topic: string, line: Line, member: Member, epoch: string, since: number): Promise<Recovery> {

@@ -166,3 +166,47 @@ test("an unreadable history during a replay is a gap that says so; the live mess
   assert.deepEqual(await recovery, { recovered: false, replayed: 0, gap: "unavailable" });
   assert.deepEqual(got, ["m4"]);
 });
+
+test("a history a restarting broker cannot read yet is read again: the messages held meanwhile follow the hole, none counted as missed", async () => {
+  const history = store("e", [1, 2, 3, 4]);
+  let refusals = 2;
+  const loading: HistoryStore = {
+    append() {},
+    read: (...args) =>
+      refusals-- > 0 ? Promise.reject(new Error("LOADING Redis is loading")) : history.read(...args),
+  };
+  const { got, live, stats, errors } = sequencer(loading);
+  live(1);
+  live(4); // 2 and 3 went out while this instance's subscription was away
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.deepEqual(got, ["m1@e:1", "m2@e:2", "m3@e:3", "m4@e:4"]);
+  assert.equal(stats.missed, 0, errors.join("\n"));
+});
+
+test("a message arriving during a read may be newer than what the read saw: a hole before it is read again, not counted", async () => {
+  const kept = [1, 2, 3, 4];
+  const history = store("e", kept);
+  let answer: (() => void) | undefined;
+  const slow: HistoryStore = {
+    append() {},
+    // The read is answered once the test says so, with what the history held when it was made.
+    read: (...args) => {
+      const read = history.read(...args);
+      return new Promise((resolve) => {
+        answer = () => resolve(read);
+      });
+    },
+  };
+  const { got, live, stats } = sequencer(slow);
+  live(1);
+  live(2);
+  live(4); // 3 went out unseen: the history is read
+  kept.push(5, 6); // 5 and 6 are appended after the read ran
+  live(6); // 5 went out unseen too; 6 arrives during the read
+  answer!(); // the read: 3 and 4
+  await settle();
+  answer!(); // the second read, from 4: 5 and 6
+  await settle();
+  assert.deepEqual(got, ["m1@e:1", "m2@e:2", "m3@e:3", "m4@e:4", "m5@e:5", "m6@e:6"]);
+  assert.equal(stats.missed, 0);
+});
