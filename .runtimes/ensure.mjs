@@ -1,7 +1,17 @@
 // Installs the runtimes the test suite runs on (Bun, Node 22 and 24, workerd/Miniflare), pinned by
 // this folder's package-lock.json, unless the installed ones already match it.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -63,5 +73,41 @@ if (missing.length > 0) {
       `Could not install ${missing.join(", ")} (${error.message}); the tests that need them will fail until ` +
         `\`apt-get install ${missing.join(" ")}\` is run.`,
     );
+  }
+}
+
+// The reference UI `docsPage()` pins (Scalar's standalone file), for the browser test that renders it
+// self-hosted under its policy: only that file, from the package's registry tarball (the package's own
+// dependencies are not needed by the built file), checked against the integrity hash docsPage() sends.
+ensureScalar();
+function ensureScalar() {
+  const source = readFileSync(join(here, "..", "src", "openapi", "docs-page.ts"), "utf8");
+  const version = /SCALAR_VERSION = "([^"]+)"/.exec(source)?.[1];
+  const integrity = /SCALAR_INTEGRITY = "sha384-([^"]+)"/.exec(source)?.[1];
+  const target = join(here, "node_modules", ".scalar", `standalone-${version}.js`);
+  if (version === undefined || integrity === undefined) throw new Error("docs-page.ts: no pinned Scalar");
+  if (existsSync(target)) return;
+  console.log(`Fetching @scalar/api-reference@${version}'s standalone.js…`);
+  const scratch = mkdtempSync(join(tmpdir(), "portico-scalar-"));
+  try {
+    const packed = execFileSync(
+      "npm",
+      ["pack", `@scalar/api-reference@${version}`, "--pack-destination", scratch, "--silent"],
+      { encoding: "utf8" },
+    ).trim();
+    const file = execFileSync(
+      "tar",
+      ["-xzOf", join(scratch, packed.split("\n").pop()), "package/dist/browser/standalone.js"],
+      { maxBuffer: 64 * 1024 * 1024 },
+    );
+    const actual = createHash("sha384").update(file).digest("base64");
+    if (actual !== integrity)
+      throw new Error(
+        `@scalar/api-reference@${version}: standalone.js is sha384-${actual}, not the pinned hash`,
+      );
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, file);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -56,6 +56,7 @@ export type {
   SocketMessage,
   SocketReadyState,
   SubscribeOptions,
+  Topic,
 } from "./context/socket.ts";
 export { createApp } from "./create-app.ts";
 export {
@@ -175,7 +176,13 @@ export {
   type ViewRenderers,
 } from "./view/define-view.ts";
 export type { BunWebSocket, BunWebSocketHandlers } from "./ws/bun-handlers.ts";
-export type { ChannelMessages, InMessage, InvalidMessage, OutMessage } from "./ws/channel-messages.ts";
+export type {
+  ChannelMessages,
+  InMessage,
+  InvalidMessage,
+  OutMessage,
+  TopicMessageOf,
+} from "./ws/channel-messages.ts";
 export {
   type Channel,
   type ChannelDefinition,

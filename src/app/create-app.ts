@@ -1,6 +1,6 @@
 import type { Context, ExecutionContext, RegisteredEnv } from "../context/context.ts";
 import { resolveLimits } from "../context/limits.ts";
-import type { Recovery } from "../context/socket.ts";
+import type { Recovery, Topic } from "../context/socket.ts";
 import type { ErrorRendering } from "../errors/render-error.ts";
 import { errorRenderingOf } from "../errors/rendering.ts";
 import type { ControlTarget } from "../pubsub/control.ts";
@@ -129,11 +129,19 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
    * Publishes a message to a topic's subscribers, from anywhere (a handler, a job): every socket of
    * this instance subscribed to it, and, with a backplane, those of every other instance.
    *
+   * A typed topic (`Chat.topic(name)` of a channel) takes that channel's `out` messages, written as the
+   * channel writes them (JSON).
+   *
    * @example
    * app.post("/rooms/:room/announce", async (ctx) => { app.publish(`room:${ctx.request.pathParams.room}`, await ctx.request.raw.text()); });
+   * app.publish(Chat.topic("room:lobby"), { kind: "notice", text: "Maintenance at noon" });
    */
-  publish(topic: string, message: string | Uint8Array): void {
-    this.#state.hub.publish(topic, message);
+  publish<TMessage>(topic: Topic<TMessage>, message: TMessage): void;
+  /** Publishes text or bytes to a topic named by a string (see the typed form above). */
+  publish(topic: string, message: string | Uint8Array): void;
+  publish(topic: string | Topic<unknown>, message: unknown): void {
+    if (typeof topic === "string") this.#state.hub.publish(topic, message as string | Uint8Array);
+    else this.#state.hub.publish(topic.name, topic.encode(message));
   }
 
   /**

@@ -4,6 +4,19 @@ export type SocketMessage = string | Uint8Array;
 /** The `readyState` values, as in the WHATWG `WebSocket`. */
 export type SocketReadyState = 0 | 1 | 2 | 3;
 
+/**
+ * A topic whose messages have a type: `Chat.topic(name)` of a channel, whose messages are the channel's
+ * `out` messages, written as the channel writes them (JSON). Publish to it with `app.publish`,
+ * `ch.publish` or a `topicEmitter`, and subscribe a channel's socket with `ch.subscribe`: a message of
+ * another shape is a type error.
+ */
+export interface Topic<TMessage> {
+  /** The topic's name. */
+  readonly name: string;
+  /** A message as the topic's subscribers receive it. */
+  encode(message: TMessage): string | Uint8Array;
+}
+
 /** Options of `publish`. */
 export interface PublishOptions {
   /** Also deliver to the publishing socket (default: every subscriber but the sender). */

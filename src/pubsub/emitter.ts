@@ -18,6 +18,10 @@
  *
  * @module portico/pubsub/emitter
  */
+import type { Topic } from "../context/socket.ts";
+
+export type { Topic } from "../context/socket.ts";
+
 import { settleWithin } from "../runtime/settle-within.ts";
 import type { PubSubDriver } from "./driver.ts";
 import { checkTopic, encodeFrame, openFrame } from "./frame.ts";
@@ -35,8 +39,11 @@ export interface TopicEmitterOptions {
 export interface TopicEmitter {
   /**
    * Publishes a message (text stays text, bytes stay bytes) to every instance's subscribers. Resolves
-   * `true` once the broker has taken it, `false` when it could not (the failure goes to `onError`).
+   * `true` once the broker has taken it, `false` when it could not (the failure goes to `onError`). A
+   * typed topic (`Chat.topic(name)` of a channel) takes that channel's `out` messages.
    */
+  publish<TMessage>(topic: Topic<TMessage>, message: TMessage): Promise<boolean>;
+  /** Publishes text or bytes to a topic named by a string (see the typed form above). */
   publish(topic: string, message: string | Uint8Array): Promise<boolean>;
   /** Whether the broker is connected, and the last failure. */
   health(): { readonly connected: boolean; readonly lastError: string | undefined };
@@ -82,7 +89,9 @@ export function topicEmitter(driver: PubSubDriver, options: TopicEmitterOptions 
     },
   );
   return {
-    async publish(topic, message) {
+    async publish(target: string | Topic<unknown>, value: unknown) {
+      const topic = typeof target === "string" ? target : target.name;
+      const message = typeof target === "string" ? (value as string | Uint8Array) : target.encode(value);
       checkTopic(topic);
       if (!connected) await connection();
       try {

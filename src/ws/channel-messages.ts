@@ -2,7 +2,7 @@
 // JSON text frames. A received frame is parsed (within the JSON depth limit, no prototype keys) and
 // validated before `onMessage` sees it; one that fails is answered by closing with 1007 and the first
 // issue as the reason, unless the channel declares its own answer.
-import type { SocketMessage } from "../context/socket.ts";
+import type { SocketMessage, Topic } from "../context/socket.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { toJSON } from "../http/json.ts";
 import { isCastText } from "../params/cast-text.ts";
@@ -27,6 +27,11 @@ export type InMessage<TMessages> = TMessages extends { readonly in: infer TIn }
 export type OutMessage<TMessages> = TMessages extends { readonly out: infer TOut }
   ? InputOf<TOut>
   : string | Uint8Array | ArrayBuffer;
+
+/** What a channel's topic carries: its `out` messages, or raw data when none is declared. */
+export type TopicMessageOf<TMessages> = TMessages extends { readonly out: infer TOut }
+  ? InputOf<TOut>
+  : string | Uint8Array;
 
 /** Why a received message was refused: the first issue (the close reason) and every one found. */
 export interface InvalidMessage {
@@ -82,6 +87,16 @@ export function compileMessages(messages: ChannelMessages | undefined): Compiled
     },
     write: messages.out === undefined ? raw : (value) => toJSON(value),
   };
+}
+
+/** A channel's topic: its messages written as the channel writes them (JSON with `out`, else as they are). */
+export function channelTopic(name: string, messages: CompiledMessages | undefined): Topic<unknown> {
+  if (typeof name !== "string" || name === "") throw new TypeError("A topic's name is a non-empty string");
+  const write = messages?.write;
+  return Object.freeze({
+    name,
+    encode: (message: unknown) => (write === undefined ? message : write(message)) as string | Uint8Array,
+  });
 }
 
 function refuse(path: string[], text: string): { ok: false; invalid: InvalidMessage } {

@@ -2,7 +2,14 @@ import type { Context } from "../context/context.ts";
 import { type Connectable, connectKey, pathKeysKey } from "../context/handler.ts";
 import type { RouteDoc } from "../context/route-doc.ts";
 import { runSteps, type Step } from "../context/run-steps.ts";
-import type { PublishOptions, Recovery, Socket, SocketMessage, SubscribeOptions } from "../context/socket.ts";
+import type {
+  PublishOptions,
+  Recovery,
+  Socket,
+  SocketMessage,
+  SubscribeOptions,
+  Topic,
+} from "../context/socket.ts";
 import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "../errors/define-error.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import { ParamsError } from "../errors/param-errors.ts";
@@ -16,14 +23,23 @@ import { toWords } from "../wire/contract.ts";
 import {
   type ChannelMessages,
   type CompiledMessages,
+  channelTopic,
   compileMessages,
   type InMessage,
   type InvalidMessage,
   type OutMessage,
+  type TopicMessageOf,
 } from "./channel-messages.ts";
 
-/** What every channel instance offers (`TOut`: what `send` takes, declared `out` messages or raw data). */
-export interface ChannelHelpers<TErrors, TOut = string | Uint8Array | ArrayBuffer> {
+/**
+ * What every channel instance offers (`TOut`: what `send` takes, declared `out` messages or raw data;
+ * `TTopic`: what its topics carry).
+ */
+export interface ChannelHelpers<
+  TErrors,
+  TOut = string | Uint8Array | ArrayBuffer,
+  TTopic = string | Uint8Array,
+> {
   /** The request context of the upgrade (its `request.id` stays the connection's id). */
   readonly context: Context;
   /** The declared error classes: `throw new ch.errors.RoomFull()` closes with the error's code. */
@@ -35,12 +51,17 @@ export interface ChannelHelpers<TErrors, TOut = string | Uint8Array | ArrayBuffe
   /** Closes the connection (default 1000). */
   close(code?: number, reason?: string): void;
   /** Receives a topic's messages (see `Socket.subscribe`); left on close. */
-  subscribe(topic: string): void;
+  subscribe(topic: string | Topic<TTopic>): void;
   /** Receives a topic's messages with their positions, and with `since` what was missed (see `Socket.subscribe`). */
-  subscribe(topic: string, options: SubscribeOptions): Promise<Recovery>;
+  subscribe(topic: string | Topic<TTopic>, options: SubscribeOptions): Promise<Recovery>;
   /** Stops receiving a topic. */
-  unsubscribe(topic: string): void;
-  /** Sends to a topic's subscribers, on every instance: all but this connection, unless `{ self: true }`. */
+  unsubscribe(topic: string | Topic<TTopic>): void;
+  /**
+   * Sends to a topic's subscribers, on every instance: all but this connection, unless `{ self: true }`.
+   * A typed topic (`Chat.topic(name)`) takes the channel's `out` messages, written as `send` writes them.
+   */
+  publish<TMessage>(topic: Topic<TMessage>, message: TMessage, options?: PublishOptions): void;
+  /** Sends text or bytes to a topic named by a string (see the typed form above). */
   publish(topic: string, message: string | Uint8Array, options?: PublishOptions): void;
   /** Tags this connection, for the app's cross-instance control (see `Socket.tag`). */
   tag(name: string): void;
@@ -51,7 +72,7 @@ export type ChannelInstance<
   TParams extends ParamsDeclaration,
   TErrors,
   TMessages = Record<never, never>,
-> = ChannelHelpers<TErrors, OutMessage<TMessages>> &
+> = ChannelHelpers<TErrors, OutMessage<TMessages>, TopicMessageOf<TMessages>> &
   ([TParams] extends [never] ? unknown : { readonly params: InferParams<TParams> });
 
 /** What `defineChannel` takes. */
@@ -107,9 +128,14 @@ export interface Channel<
   readonly messages: TMessages | undefined;
   /** What the documents say of it (`{}` when nothing is said). */
   readonly doc: RouteDoc;
+  /**
+   * A topic whose messages are this channel's `out` messages (raw data when none are declared),
+   * written as `ch.send` writes them: `app.publish(Chat.topic("room:1"), { text: "hi" })` is typed.
+   */
+  topic(name: string): Topic<TopicMessageOf<TMessages>>;
 }
 
-class ChannelRun implements ChannelHelpers<unknown, unknown> {
+class ChannelRun implements ChannelHelpers<unknown, unknown, unknown> {
   readonly context: Context;
   readonly errors: ErrorClasses<unknown>;
   readonly socket: Socket;
@@ -138,20 +164,22 @@ class ChannelRun implements ChannelHelpers<unknown, unknown> {
     this.socket.close(code, reason);
   }
 
-  subscribe(topic: string): void;
-  subscribe(topic: string, options: SubscribeOptions): Promise<Recovery>;
-  subscribe(topic: string, options?: SubscribeOptions): Promise<Recovery> | undefined {
-    if (options !== undefined) return this.socket.subscribe(topic, options);
-    this.socket.subscribe(topic);
+  subscribe(topic: string | Topic<unknown>): void;
+  subscribe(topic: string | Topic<unknown>, options: SubscribeOptions): Promise<Recovery>;
+  subscribe(topic: string | Topic<unknown>, options?: SubscribeOptions): Promise<Recovery> | undefined {
+    const name = typeof topic === "string" ? topic : topic.name;
+    if (options !== undefined) return this.socket.subscribe(name, options);
+    this.socket.subscribe(name);
     return undefined;
   }
 
-  unsubscribe(topic: string): void {
-    this.socket.unsubscribe(topic);
+  unsubscribe(topic: string | Topic<unknown>): void {
+    this.socket.unsubscribe(typeof topic === "string" ? topic : topic.name);
   }
 
-  publish(topic: string, message: string | Uint8Array, options?: PublishOptions): void {
-    this.socket.publish(topic, message, options);
+  publish(topic: string | Topic<unknown>, message: unknown, options?: PublishOptions): void {
+    if (typeof topic === "string") this.socket.publish(topic, message as string | Uint8Array, options);
+    else this.socket.publish(topic.name, topic.encode(message), options);
   }
 
   tag(name: string): void {
@@ -205,6 +233,7 @@ export function defineChannel<
     errors: errors as ErrorClasses<TErrors>,
     messages: definition.messages,
     doc: definition.doc ?? {},
+    topic: (name: string) => channelTopic(name, messages),
     [connectKey](
       socket: Socket,
       ctx: Context,

@@ -145,19 +145,20 @@ export interface Member {
 }
 
 /**
- * Opens a websocket and collects its messages; resolves once the server sends `ready` (not collected),
- * or at the open when `ready` is false.
+ * Opens a websocket and collects its messages; resolves once the server sends `ready` (not collected;
+ * the text `"ready"` by default, or the text given), or at the open when `ready` is false.
  */
-export function openMember(url: string, ready = true): Promise<Member> {
+export function openMember(url: string, ready: boolean | string = true): Promise<Member> {
+  const sign = ready === true ? "ready" : ready;
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url.replace(/^http/, "ws"));
     const got: (string | number[])[] = [];
     ws.on("message", (data: Buffer, binary: boolean) => {
       const value = binary ? [...data] : data.toString("utf8");
-      if (ready && value === "ready") resolve({ ws, got });
+      if (sign !== false && value === sign) resolve({ ws, got });
       else got.push(value);
     });
-    if (!ready) ws.on("open", () => resolve({ ws, got }));
+    if (sign === false) ws.on("open", () => resolve({ ws, got }));
     ws.on("error", reject);
   });
 }

@@ -52,6 +52,8 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "PubSubStats",
       "OutboxLimits",
       "TopicHealth",
+      "Topic",
+      "TopicMessageOf",
       "ControlTarget",
       "HistoryOptions",
       "PresenceEvent",
@@ -305,7 +307,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
   },
   "./pubsub/emitter": {
     values: ["topicEmitter"],
-    types: ["TopicEmitter", "TopicEmitterOptions"],
+    types: ["Topic", "TopicEmitter", "TopicEmitterOptions"],
   },
   "./client": {
     values: ["createClient"],

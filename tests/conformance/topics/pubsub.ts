@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import * as v from "valibot";
 import WebSocket from "ws";
 import { defineChannel } from "../../../src/mod.ts";
 import { openMember } from "../client.ts";
@@ -17,6 +18,22 @@ const Room = defineChannel({
   },
 });
 
+// A channel with declared messages: its topic carries its `out` messages, written as JSON.
+const Notices = defineChannel({
+  params: { path: { room: v.string() } },
+  messages: {
+    in: { text: v.string() },
+    out: { kind: v.picklist(["notice", "said"]), text: v.string() },
+  },
+  onOpen(ch) {
+    ch.subscribe(Notices.topic(`notices:${ch.params.path.room}`));
+    ch.send({ kind: "notice", text: "ready" });
+  },
+  onMessage(ch, message) {
+    ch.publish(Notices.topic(`notices:${ch.params.path.room}`), { kind: "said", text: message.text });
+  },
+});
+
 const member = (origin: string, path: string) => openMember(origin + path);
 
 const settle = (ms = 150) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -26,6 +43,13 @@ export const pubsub: Topic = {
   name: "Topics: subscribe, publish (not to the sender unless asked), unsubscribe, app.publish",
   routes(app) {
     app.ws("/topics/:room", Room);
+    app.ws("/notices/:room", Notices);
+    app.post("/notices/:room", async (ctx) => {
+      app.publish(Notices.topic(`notices:${ctx.request.pathParams.room}`), {
+        kind: "notice",
+        text: await ctx.request.raw.text(),
+      });
+    });
     app.ws("/topics-plain/:room", (socket, ctx) => {
       socket.subscribe(`room:${ctx.request.pathParams.room}`);
       socket.send("ready");
@@ -91,6 +115,36 @@ export const pubsub: Topic = {
           assert.deepEqual(plain.got.slice(-2), ["after", [1, 2, 3]]);
         } finally {
           for (const m of [a, b, plain, other]) m.ws.close();
+        }
+      },
+    },
+    {
+      name: "a channel's typed topic: app.publish and ch.publish send its `out` messages as the channel writes them (JSON)",
+      needsServer: true,
+      async run(c) {
+        if (c.runtime === "workerd") return; // Topics reach no other connection on a plain Worker (above).
+        const origin = c.server!.origin;
+        const room = `n${Math.random().toString(36).slice(2, 8)}`;
+        const a = await openMember(`${origin}/notices/${room}`, '{"kind":"notice","text":"ready"}');
+        const b = await openMember(`${origin}/notices/${room}`, '{"kind":"notice","text":"ready"}');
+        try {
+          const res = await c.fetch(`/notices/${room}`, { method: "POST", body: "maintenance at noon" });
+          assert.equal(res.status, 200);
+          a.ws.send(JSON.stringify({ text: "hi" }));
+          await waitUntil(
+            () => b.got.length === 2 && a.got.length === 1,
+            () => `both messages (${JSON.stringify([a.got, b.got])})`,
+          );
+          assert.deepEqual(
+            b.got.map((text) => JSON.parse(String(text))),
+            [
+              { kind: "notice", text: "maintenance at noon" },
+              { kind: "said", text: "hi" },
+            ],
+          );
+          assert.deepEqual(a.got, ['{"kind":"notice","text":"maintenance at noon"}']);
+        } finally {
+          for (const m of [a, b]) m.ws.close();
         }
       },
     },
