@@ -1,8 +1,11 @@
 // examples/realworld end to end: the same scenario (tests/examples/realworld/scenario.ts) through the
-// typed client against real servers — Node 20 (`npm run realworld`'s command), Node 24, Bun and Deno,
-// each on the embedded database (PGlite in memory) and on a PostgreSQL server.
+// typed client, then the RealWorld project's Postman collection through newman
+// (tests/examples/realworld/postman.ts), against real servers — Node 20 (`npm run realworld`'s
+// command), Node 24, Bun and Deno, each on the embedded database (PGlite in memory) and on a PostgreSQL
+// server.
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { conduitCollection } from "../examples/realworld/postman.ts";
 import { conduitScenario, SECRET } from "../examples/realworld/scenario.ts";
 import { type PostgresServer, startPostgres } from "../services/postgres.ts";
 import { root, type StartedProcess, startProcess } from "./processes.ts";
@@ -44,6 +47,10 @@ for (const [runtime, start] of Object.entries(RUNTIMES)) {
           ...(database === "PostgreSQL" ? { DATABASE_URL: postgres.url } : {}),
         });
         await conduitScenario(server.origin);
+      });
+      test("the RealWorld Postman collection: every assertion holds (311 on an empty database)", async () => {
+        if (server === undefined) throw new Error("the server did not start (see the test above)");
+        await conduitCollection(server.origin, server.output);
       });
     });
   }
