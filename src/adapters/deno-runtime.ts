@@ -19,10 +19,11 @@ const upgradeWebSocket = (globalThis as { Deno?: { upgradeWebSocket?: UpgradeWeb
 const denoShim: UpgradeShim | undefined =
   upgradeWebSocket &&
   ((request, open, options) => {
-    const { socket, response } = upgradeWebSocket(
-      request,
-      options.protocol === undefined ? {} : { protocol: options.protocol },
-    );
+    // Deno checks a chosen subprotocol against the offered list split at ", " only, and answers 500 to
+    // a client that separates them with a bare comma (the `ws` package does; RFC 9110 lists allow
+    // both): the core has chosen among the offered ones already, so the header is set here.
+    const { socket, response } = upgradeWebSocket(request);
+    if (options.protocol !== undefined) response.headers.set("sec-websocket-protocol", options.protocol);
     socket.binaryType = "arraybuffer";
     socket.addEventListener("open", () => forwardEvents(socket, open(standardTransport(socket)), false));
     return response;

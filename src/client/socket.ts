@@ -60,12 +60,20 @@ export function connect(
       url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
       if (input.query !== undefined) url.search = encodeForm(input.query, false).toString();
       const headers = input.headers as Record<string, string> | undefined;
+      const bearer = input.bearer as string | undefined;
+      // What a browser can send for a token: two subprotocols (see `src/ws/upgrade-token.ts`).
+      const protocols = bearer === undefined ? undefined : ["bearer", `bearer.${bearer}`];
       const opening =
-        headers === undefined ? new Socket(url.href) : new Socket(url.href, undefined, { headers });
+        headers === undefined && protocols === undefined
+          ? new Socket(url.href)
+          : new Socket(url.href, protocols, headers === undefined ? undefined : { headers });
       socket = opening;
       opening.binaryType = "arraybuffer";
       const byWords = new Map(route.errors.map((name) => [toWords(name), name]));
       opening.addEventListener("open", () => open());
+      // A refused upgrade (a 401 from auth middleware) is an "error", then the close that settles the
+      // connection; `ws` throws an "error" nobody listens to, which would bring the process down.
+      opening.addEventListener("error", () => {});
       opening.addEventListener("close", (event: { code: number; reason: string }) => {
         const close = {
           code: event.code,

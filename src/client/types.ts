@@ -188,6 +188,11 @@ export type ConnectInput<TParams> = {
    * constructor that takes them (`ws` on Node); a browser's cannot.
    */
   headers?: Record<string, string>;
+  /**
+   * A bearer token sent as a browser can send one: as the subprotocols `bearer` and `bearer.<token>`,
+   * which `jwt({ websocketToken: "protocol" })` and `bearerAuth({ websocketToken: "protocol" })` read.
+   */
+  bearer?: string;
 };
 
 /** Why a channel closed, when a declaration says: a declared error, a parameter error, a refused message. */

@@ -5,7 +5,44 @@
 import type { Context } from "../context/context.ts";
 import type { DeclaringMiddleware } from "../context/route-doc.ts";
 import { defineError, type ErrorClass } from "../errors/define-error.ts";
+import { type UpgradeTokenSource, upgradeToken } from "../ws/upgrade-token.ts";
 import { declaring } from "./declaring.ts";
+
+export type { UpgradeTokenSource } from "../ws/upgrade-token.ts";
+
+/**
+ * Where a browser's websocket upgrade may carry the token, since a browser cannot set `Authorization`
+ * on one: read only on upgrade requests, only when the header is absent. `"protocol"`: offered as two
+ * subprotocols, `bearer` and `bearer.<token>` (`new WebSocket(url, ["bearer", "bearer." + token])`; the
+ * token must then be an HTTP token, as a JWT is); the answer names `bearer` (or the channel's own
+ * subprotocol), never the token. `"query"`: the `access_token` query parameter (RFC 6750 §2.3; a URL
+ * ends up in proxy logs and browser history: prefer the subprotocol). Portico's logger never logs either.
+ */
+export type WebsocketTokenOption = UpgradeTokenSource | readonly UpgradeTokenSource[];
+
+/** The token from a request's header, else (on an upgrade, where allowed) from what a browser can send. */
+export function tokenOf(
+  ctx: Context<unknown>,
+  fromHeader: string | undefined,
+  sources: readonly UpgradeTokenSource[],
+): string | undefined {
+  return fromHeader ?? upgradeToken(ctx, sources);
+}
+
+/** The sources of `websocketToken`, checked. */
+export function tokenSources(
+  option: WebsocketTokenOption | undefined,
+  who: string,
+): readonly UpgradeTokenSource[] {
+  const sources = option === undefined ? [] : typeof option === "string" ? [option] : [...option];
+  for (const source of sources) {
+    if (source !== "protocol" && source !== "query")
+      throw new TypeError(
+        `${who}: websocketToken takes "protocol" and "query", got ${JSON.stringify(source)}`,
+      );
+  }
+  return sources;
+}
 
 /** 401: the credentials are missing or wrong (`WWW-Authenticate` says which scheme is expected). */
 export const Unauthorized: ErrorClass<undefined> = defineError("Unauthorized", 401, {
@@ -21,6 +58,8 @@ export type BearerAuthOptions = (
   readonly realm?: string;
   /** The name of the OpenAPI security scheme (default `"bearerAuth"`). */
   readonly schemeName?: string;
+  /** Where a browser's websocket upgrade may carry the token instead (see {@link WebsocketTokenOption}). */
+  readonly websocketToken?: WebsocketTokenOption;
 };
 
 /** Options of {@link basicAuth}: one user, or a check of your own. */
@@ -120,9 +159,10 @@ export function bearerAuth(
     throw new TypeError("bearerAuth(): give at least one token, none empty");
   const verify = "verify" in options ? options.verify : undefined;
   const matches = tokens === undefined ? undefined : matcher(tokens);
+  const sources = tokenSources(options.websocketToken, "bearerAuth()");
   return declaring(
     async (ctx, next) => {
-      const token = credentials(ctx.request.header("authorization"), "Bearer");
+      const token = tokenOf(ctx, credentials(ctx.request.header("authorization"), "Bearer"), sources);
       if (token === undefined) refuse(`Bearer ${realm}`);
       const accepted = matches !== undefined ? await matches(token) : await verify!(token, ctx);
       if (!accepted) refuse(`Bearer ${realm}, error="invalid_token"`);

@@ -16,7 +16,15 @@
 import type { Context } from "../context/context.ts";
 import type { DeclaringMiddleware } from "../context/route-doc.ts";
 import type { StandardSchemaV1 } from "../schema/standard.ts";
-import { credentials, quoted, refuse, Unauthorized } from "./auth.ts";
+import {
+  credentials,
+  quoted,
+  refuse,
+  tokenOf,
+  tokenSources,
+  Unauthorized,
+  type WebsocketTokenOption,
+} from "./auth.ts";
 import { declaring } from "./declaring.ts";
 import { type JwtAlgorithm, signingKey } from "./jwt-keys.ts";
 import {
@@ -28,7 +36,7 @@ import {
   verifier,
 } from "./jwt-verify.ts";
 
-export { Unauthorized } from "./auth.ts";
+export { Unauthorized, type UpgradeTokenSource, type WebsocketTokenOption } from "./auth.ts";
 export type { JwtAlgorithm, JwtKeys } from "./jwt-keys.ts";
 export {
   type ClaimsOf,
@@ -115,6 +123,11 @@ export type JwtOptions<
   readonly scheme?: string;
   /** Let a request without a token through (a token that is sent must still be valid). */
   readonly optional?: TOptional;
+  /**
+   * Where a browser's websocket upgrade may carry the token instead (`"protocol"`: the subprotocols
+   * `bearer` and `bearer.<jwt>`; `"query"`: `access_token`), read only when the header is absent.
+   */
+  readonly websocketToken?: WebsocketTokenOption;
   /** The realm named in `WWW-Authenticate` (default `"api"`). */
   readonly realm?: string;
   /** The name of the OpenAPI security scheme (default `"bearerAuth"`, or the scheme's name). */
@@ -166,11 +179,13 @@ export function jwt<
   const verified = new WeakMap<object, { claims: ClaimsOf<TSchema>; token: string }>();
   const remote = "jwks" in options && (typeof options.jwks === "string" || options.jwks instanceof URL);
   const report = reporter(options.onKeysError, remote ? String(options.jwks) : "");
+  const sources = tokenSources(options.websocketToken, "jwt()");
   const middleware = declaring(
     async (ctx, next) => {
-      const token = credentials(ctx.request.header(header), scheme);
+      const sent = ctx.request.header(header);
+      const token = tokenOf(ctx, credentials(sent, scheme), sources);
       if (token === undefined) {
-        if (options.optional === true && ctx.request.header(header) === null) return next();
+        if (options.optional === true && sent === null) return next();
         return refuse(challenge);
       }
       try {

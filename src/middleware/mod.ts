@@ -21,6 +21,8 @@ export {
   basicAuth,
   bearerAuth,
   Unauthorized,
+  type UpgradeTokenSource,
+  type WebsocketTokenOption,
 } from "./auth.ts";
 export { bodyLimit, PayloadTooLarge } from "./body-limit.ts";
 export { type CompressOptions, compress, type Encoding } from "./compress.ts";

@@ -5,6 +5,7 @@ import { badRequestError, HttpError } from "../errors/http-error.ts";
 import type { TopicHub } from "../pubsub/hub.ts";
 import type { SocketTransport } from "../runtime/runtime.ts";
 import { SocketController } from "./socket-controller.ts";
+import { channelOffers } from "./upgrade-token.ts";
 
 const upgraded = new WeakSet<Context>();
 
@@ -46,10 +47,7 @@ export function upgrade(
   const source = ctx.request.source;
   const shim = ctx.runtime.upgrade(source, ctx.env);
   if (!shim) throw new HttpError(501, "NotImplemented", "This server cannot accept websockets");
-  const protocol = chooseProtocol(
-    request.header("sec-websocket-protocol"),
-    isConnectable(handler) ? handler.protocols : undefined,
-  );
+  const protocol = chooseProtocol(ctx, isConnectable(handler) ? handler.protocols : undefined);
   const open = (transport: SocketTransport): SocketController => {
     const socket = new SocketController(
       transport,
@@ -81,14 +79,22 @@ export function upgrade(
 
 // Only the app chooses a subprotocol: the first it speaks (in its order) that the client offered.
 // A client that offers some, none of which the channel speaks, is refused with a clear 400; a route
-// that declares none never sends one back.
-function chooseProtocol(offered: string | null, spoken: readonly string[] | undefined): string | undefined {
-  if (offered === null || spoken === undefined || spoken.length === 0) return undefined;
-  const offers = offered.split(",").map((protocol) => protocol.trim());
+// that declares none never sends one back. The entries that carried a token to the auth middleware
+// (`upgrade-token.ts`) are not the channel's: its marker is answered when nothing else was offered.
+function chooseProtocol(ctx: Context, spoken: readonly string[] | undefined): string | undefined {
+  const offered = ctx.request.header("sec-websocket-protocol");
+  if (offered === null) return undefined;
+  const { offers, carried } = channelOffers(
+    ctx,
+    offered.split(",").map((protocol) => protocol.trim()),
+  );
+  if (offers.length === 0 || spoken === undefined || spoken.length === 0) return carried;
   const chosen = spoken.find((protocol) => offers.includes(protocol));
   if (chosen === undefined) {
+    // Quoted short: an entry may be a credential no middleware here reads.
+    const quoted = offers.slice(0, 5).map((offer) => (offer.length > 32 ? "…" : offer));
     throw badRequestError(
-      `None of the offered subprotocols (${offers.join(", ").slice(0, 200)}) is spoken here: ${spoken.join(", ")}`,
+      `None of the offered subprotocols (${quoted.join(", ")}) is spoken here: ${spoken.join(", ")}`,
     );
   }
   return chosen;

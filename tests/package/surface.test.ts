@@ -247,6 +247,8 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "JwtIsElsewhere",
       "BasicAuthOptions",
       "BearerAuthOptions",
+      "UpgradeTokenSource",
+      "WebsocketTokenOption",
       "CompressOptions",
       "CorsOptions",
       "CspSource",
@@ -298,7 +300,9 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "JwtMiddleware",
       "JwtOptions",
       "SignJwtOptions",
+      "UpgradeTokenSource",
       "VerifyJwtOptions",
+      "WebsocketTokenOption",
     ],
   },
   "./pubsub/redis": {

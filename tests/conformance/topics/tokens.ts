@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import * as v from "valibot";
+import WebSocket from "ws";
 import { jwt, signJwt } from "../../../src/middleware/jwt.ts";
 import { health, memoryStore, rateLimit } from "../../../src/middleware/mod.ts";
-import { defineEndpoint } from "../../../src/mod.ts";
+import { defineChannel, defineEndpoint } from "../../../src/mod.ts";
 import { session } from "../../../src/session/session.ts";
+import { rawRequest } from "../client.ts";
 import type { Topic } from "../suite.ts";
 
 const SECRET = "conformance-secret-of-at-least-32-bytes";
@@ -16,6 +18,19 @@ const auth = jwt({
 });
 const Me = defineEndpoint({
   call: (ep) => Response.json({ sub: auth.claims(ep.context).sub, role: auth.claims(ep.context).role }),
+});
+// The same tokens, from a browser's websocket: in the offered subprotocols, or the query.
+const socketAuth = jwt({
+  secret: SECRET,
+  algorithms: ["HS256"],
+  audience: "conformance",
+  websocketToken: ["protocol", "query"],
+  claims: v.object({ sub: v.string() }),
+});
+const Whoami = defineChannel({ onOpen: (ch) => ch.send(`hello ${socketAuth.claims(ch.context).sub}`) });
+const Speaking = defineChannel({
+  protocols: ["chat.v1"],
+  onOpen: (ch) => ch.send(`chat.v1 ${socketAuth.claims(ch.context).sub}`),
 });
 const b64 = (text: string) => btoa(text).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
 
@@ -49,6 +64,13 @@ export const tokens: Topic = {
     app.get("/health/live", checks.live);
     app.get("/health/ready", checks.ready);
     app.get("/tokens/me", Me, { use: [auth] });
+    app.on("/tokens/ws", (r) =>
+      r
+        .use(socketAuth)
+        .ws("/whoami", Whoami)
+        .ws("/speaking", Speaking)
+        .get("/plain", () => new Response("not a socket")),
+    );
     app.on("/tokens/limited", (r) =>
       r
         .use(
@@ -134,6 +156,65 @@ export const tokens: Topic = {
         const none = await c.fetch("/tokens/me");
         await none.arrayBuffer();
         assert.deepEqual([none.status, none.headers.get("www-authenticate")], [401, 'Token realm="api"']);
+      },
+    },
+    {
+      name: "jwt({ websocketToken }): a browser's socket carries the token as subprotocols or in the query; the answer never names it",
+      needsServer: true,
+      async run(c) {
+        const origin = c.server!.origin;
+        const token = await signJwt(
+          { sub: "ada" },
+          { secret: SECRET, audience: "conformance", expiresIn: 60 },
+        );
+        const open = (path: string, protocols?: string[]) =>
+          new Promise<{ protocol: string; first: string }>((resolve, reject) => {
+            const ws = new WebSocket(`${origin.replace(/^http/, "ws")}${path}`, protocols);
+            ws.on("message", (data: Buffer) => {
+              resolve({ protocol: ws.protocol, first: data.toString("utf8") });
+              ws.close();
+            });
+            ws.on("unexpected-response", (_request, response) => reject(new Error(`${response.statusCode}`)));
+            ws.on("error", reject);
+          });
+        // As a browser sends it: the marker and the token; the answer names the marker.
+        assert.deepEqual(await open("/tokens/ws/whoami", ["bearer", `bearer.${token}`]), {
+          protocol: "bearer",
+          first: "hello ada",
+        });
+        // A channel with its own subprotocol keeps choosing it.
+        assert.deepEqual(await open("/tokens/ws/speaking", ["chat.v1", "bearer", `bearer.${token}`]), {
+          protocol: "chat.v1",
+          first: "chat.v1 ada",
+        });
+        assert.equal((await open(`/tokens/ws/whoami?access_token=${token}`)).first, "hello ada");
+        const handshake = (path: string, headers: Record<string, string> = {}) =>
+          rawRequest(origin, path, {
+            connection: "Upgrade",
+            upgrade: "websocket",
+            "sec-websocket-version": "13",
+            "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+            ...headers,
+          });
+        const forged = `${token.slice(0, -4)}AAAA`;
+        const refused = await handshake("/tokens/ws/whoami", {
+          "sec-websocket-protocol": `bearer, bearer.${forged}`,
+        });
+        assert.equal(refused.status, 401);
+        assert.ok(!JSON.stringify(refused).includes(forged), "the refusal does not repeat the token");
+        // The channel's refusal of an unspoken subprotocol does not quote the token either.
+        const unspoken = await handshake("/tokens/ws/speaking", {
+          "sec-websocket-protocol": `graphql-ws, bearer, bearer.${token}`,
+        });
+        assert.equal(unspoken.status, 400);
+        assert.ok(!unspoken.body.includes(token.slice(-20)), unspoken.body);
+        assert.equal((await handshake("/tokens/ws/whoami")).status, 401);
+        // Outside an upgrade, neither place is read.
+        const plain = await c.fetch(`/tokens/ws/plain?access_token=${token}`, {
+          headers: { "sec-websocket-protocol": `bearer, bearer.${token}` },
+        });
+        await plain.arrayBuffer();
+        assert.equal(plain.status, 401);
       },
     },
     {
