@@ -162,8 +162,9 @@ export function channelHost<TEnv>(app: HostedApp<TEnv>): ChannelHostClass<TEnv> 
         return new Response(null, { status: 204 });
       };
       const resumed = Promise.resolve(hostedFetch(app, shim, true)(request, this.#env)).then(() => {
+        // The path only: the query may hold a token (`jwt({ websocketToken: "query" })`).
         if (controller === undefined)
-          throw new Error(`The route of ${attachment.url} no longer accepts the socket`);
+          throw new Error(`The route of ${new URL(attachment.url).pathname} no longer accepts the socket`);
         return controller;
       });
       this.#controllers.set(socket, resumed);

@@ -13,8 +13,8 @@ export type SocketReadyState = 0 | 1 | 2 | 3;
 export interface Topic<TMessage> {
   /** The topic's name. */
   readonly name: string;
-  /** A message as the topic's subscribers receive it. */
-  encode(message: TMessage): string | Uint8Array;
+  /** A message as the topic's subscribers receive it (a property: its parameter is checked strictly). */
+  readonly encode: (message: TMessage) => string | Uint8Array;
 }
 
 /** Options of `publish`. */

@@ -20,13 +20,17 @@ export type { UpgradeTokenSource } from "../ws/upgrade-token.ts";
  */
 export type WebsocketTokenOption = UpgradeTokenSource | readonly UpgradeTokenSource[];
 
-/** The token from a request's header, else (on an upgrade, where allowed) from what a browser can send. */
+/**
+ * The token: from the header when one was sent (`sent`, read as `fromHeader`), else, on an upgrade and
+ * where allowed, from what a browser can send.
+ */
 export function tokenOf(
   ctx: Context<unknown>,
+  sent: string | null,
   fromHeader: string | undefined,
   sources: readonly UpgradeTokenSource[],
 ): string | undefined {
-  return fromHeader ?? upgradeToken(ctx, sources);
+  return sent === null ? upgradeToken(ctx, sources) : fromHeader;
 }
 
 /** The sources of `websocketToken`, checked. */
@@ -162,7 +166,8 @@ export function bearerAuth(
   const sources = tokenSources(options.websocketToken, "bearerAuth()");
   return declaring(
     async (ctx, next) => {
-      const token = tokenOf(ctx, credentials(ctx.request.header("authorization"), "Bearer"), sources);
+      const sent = ctx.request.header("authorization");
+      const token = tokenOf(ctx, sent, credentials(sent, "Bearer"), sources);
       if (token === undefined) refuse(`Bearer ${realm}`);
       const accepted = matches !== undefined ? await matches(token) : await verify!(token, ctx);
       if (!accepted) refuse(`Bearer ${realm}, error="invalid_token"`);

@@ -183,7 +183,7 @@ export function jwt<
   const middleware = declaring(
     async (ctx, next) => {
       const sent = ctx.request.header(header);
-      const token = tokenOf(ctx, credentials(sent, scheme), sources);
+      const token = tokenOf(ctx, sent, credentials(sent, scheme), sources);
       if (token === undefined) {
         if (options.optional === true && sent === null) return next();
         return refuse(challenge);

@@ -79,7 +79,7 @@ export function docsPage(options: DocsPageOptions): BlockHandler<unknown> {
 // The page's policy, but for the nonce. Scalar's standalone build also probes `Function("")` once (a
 // bundled validator checking whether eval is allowed): refused here, it falls back and renders the same.
 function pagePolicy(options: DocsPageOptions, fonts: boolean): (nonce: string) => string {
-  const connect = ["'self'", ...originOf(options.specUrl), ...(options.connectSrc ?? []).map(source)];
+  const connect = ["'self'", ...originOf(options.specUrl), ...(options.connectSrc ?? [])].map(source);
   const directives = [
     "default-src 'none'",
     "script-src NONCE",
@@ -89,19 +89,23 @@ function pagePolicy(options: DocsPageOptions, fonts: boolean): (nonce: string) =
     `connect-src ${[...new Set(connect)].join(" ")}`,
     "base-uri 'none'",
     "form-action 'none'",
-    "frame-ancestors 'self'",
+    "frame-ancestors 'none'",
   ].join("; ");
   const [before, after] = directives.split("NONCE") as [string, string];
   return (nonce) => `${before}'nonce-${nonce}'${after}`;
 }
 
-// The origin of an absolute URL (a document served elsewhere); nothing for a path.
+// Where the document is fetched from when it is elsewhere: the origin of an absolute URL, the host of a
+// scheme-relative one (a CSP host source: the page's scheme); nothing for a path.
 function originOf(url: string): string[] {
-  return /^https?:\/\//i.test(url) ? [new URL(url).origin] : [];
+  if (/^https?:\/\//i.test(url)) return [new URL(url).origin];
+  if (url.startsWith("//")) return [new URL(url, "https://scheme-relative.invalid").host];
+  return [];
 }
 
+// A CSP source as given: printable ASCII without the characters that end one.
 function source(origin: string): string {
-  if (/[\s;,'"]/.test(origin) || origin === "")
-    throw new TypeError(`docsPage(): connectSrc holds ${JSON.stringify(origin)}, not an origin`);
+  if (!/^[\x21-\x7e]+$/.test(origin) || /[;,'"]/.test(origin.replace(/^'self'$/, "")))
+    throw new TypeError(`docsPage(): ${JSON.stringify(origin)} is not a CSP source (connectSrc, specUrl)`);
   return origin;
 }

@@ -91,10 +91,11 @@ export function topicEmitter(driver: PubSubDriver, options: TopicEmitterOptions 
   return {
     async publish(target: string | Topic<unknown>, value: unknown) {
       const topic = typeof target === "string" ? target : target.name;
-      const message = typeof target === "string" ? (value as string | Uint8Array) : target.encode(value);
       checkTopic(topic);
       if (!connected) await connection();
       try {
+        // A typed topic's message is written here: one JSON cannot write is reported, not thrown.
+        const message = typeof target === "string" ? (value as string | Uint8Array) : target.encode(value);
         if (limits !== undefined && keeps(topic)) {
           const { head, body } = openFrame(from, message);
           let appended = false;

@@ -275,6 +275,7 @@ export class TopicHub {
   /** Waits for what is in flight to the broker, then disconnects the backplane. */
   close(): Promise<void> {
     this.presence.close();
+    this.#sequencer?.close();
     return this.#backplane?.close() ?? Promise.resolve();
   }
 }

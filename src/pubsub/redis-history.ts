@@ -70,8 +70,10 @@ export interface RedisTools {
   readonly publish: "PUBLISH" | "SPUBLISH";
   /** Behind a Sentinel: a master's replication id is checked on each append and read. */
   readonly replicated: boolean;
-  /** Whether an error is Redis's answer (a script error), not the connection's. */
+  /** Whether an error is Redis's final answer (a script error), not the connection's nor a "not now". */
   isReply(error: unknown): boolean;
+  /** Whether an error is any answer of Redis (the command was refused, not applied). */
+  isAnswer(error: unknown): boolean;
   /** The type mapping that reads bulk strings as `Buffer`s. */
   readonly buffers: object;
 }
@@ -90,6 +92,7 @@ export class RedisHistory {
     this.#appends = new OrderedAppends({
       ready: () => connection().isReady,
       final: (error) => tools.isReply(error),
+      refused: (error) => tools.isAnswer(error),
     });
   }
 

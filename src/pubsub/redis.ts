@@ -124,6 +124,7 @@ export function redisPubSub(options: RedisPubSubOptions): PubSubDriver {
     // A demoted master's READONLY is sent again, to the new master; a restarting server's LOADING (and
     // a cluster's TRYAGAIN, CLUSTERDOWN, MASTERDOWN) after a while.
     isReply: (error) => error instanceof ErrorReply && !TRANSIENT.test(error.message),
+    isAnswer: (error) => error instanceof ErrorReply,
     buffers: { [RESP_TYPES.BLOB_STRING]: Buffer },
   });
   // Connected once both clients are ready and every wanted topic is subscribed again (then topics with a

@@ -15,12 +15,15 @@ import {
   type HistoryStore,
   parsePosition,
 } from "./history.ts";
+import { type Line, type Member, type Numbered, replay } from "./sequencer-replay.ts";
 
 // How often a failing read of the history is tried again, and the first wait (doubled each time, up to
 // 2 s): about 10 s in all, what a restarting broker takes to load a modest data set.
 const READ_RETRIES = 8;
 const READ_RETRY_MS = 100;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// A wait that does not keep the process alive (a closing app does not wait for a retry).
+const pause = (ms: number) =>
+  new Promise((resolve) => (setTimeout(resolve, ms) as { unref?: () => void }).unref?.());
 
 /** Delivers a message of a topic with a history to one subscriber, with its position. */
 export type Deliver = (message: TopicMessage, position: string) => unknown;
@@ -37,29 +40,6 @@ export interface SequencerHooks {
   error(message: string, error?: unknown): void;
 }
 
-interface Numbered {
-  readonly epoch: string;
-  readonly entry: HistoryEntry;
-}
-
-interface Member {
-  readonly deliver: Deliver;
-  // Live messages that arrived while the member replays.
-  held: Numbered[] | undefined;
-  // Where its replay ended: the line may still deliver messages up to there, which it has.
-  replayed: { readonly epoch: string; readonly seq: number } | undefined;
-}
-
-// One topic's line on this instance: how far it has delivered, and who listens.
-interface Line {
-  epoch: string | undefined;
-  last: number;
-  // A read of the history in flight: what arrives meanwhile waits in `pending`.
-  busy: boolean;
-  readonly pending: Numbered[];
-  readonly members: Map<object, Member>;
-}
-
 /** The topics with a history that this instance's subscribers are in. */
 export class Sequencer {
   readonly #hooks: SequencerHooks;
@@ -67,6 +47,7 @@ export class Sequencer {
   // The sockets to leave out of this instance's own messages, by token, until they come back.
   readonly #skips = new Map<number, object>();
   #nextSkip = 0;
+  #closed = false;
   /** Where the topics' histories are kept (the backplane, or in memory). */
   store!: HistoryStore;
 
@@ -87,6 +68,11 @@ export class Sequencer {
       if (this.#skips.size > 10_000) this.#skips.delete(this.#skips.keys().next().value!);
     }
     this.store.append(topic, message, skip);
+  }
+
+  /** The app closes: reads in progress are not tried again. */
+  close(): void {
+    this.#closed = true;
   }
 
   /** Whether a topic has subscribers here. */
@@ -113,7 +99,8 @@ export class Sequencer {
     const member: Member = { deliver, held: position === undefined ? undefined : [], replayed: undefined };
     line.members.set(subscriber, member);
     if (position === undefined) return Promise.resolve({ recovered: false, replayed: 0, gap: "invalid" });
-    return this.#replay(topic, line, member, position.epoch, position.seq);
+    const send = (epoch: string, entry: HistoryEntry) => this.#send(member, epoch, entry);
+    return replay(this.store, this.#hooks.size, topic, line, member, position, send);
   }
 
   /** Removes a subscriber; `false` when it was not in the topic. */
@@ -144,7 +131,12 @@ export class Sequencer {
     const { epoch, entry } = numbered;
     if (line.epoch !== epoch) {
       if (line.epoch === undefined) line.last = entry.seq - 1;
-      else {
+      else if (!settled) {
+        // Another epoch: newer (the history restarted) or older (a late message): a read tells.
+        line.pending.push(numbered);
+        void this.#catchUp(topic, line);
+        return;
+      } else {
         // The history restarted (expired, or the broker lost it): what came before is unknown.
         this.#missed(topic, undefined);
         line.last = 0;
@@ -176,21 +168,31 @@ export class Sequencer {
     let failures = 0;
     try {
       for (;;) {
-        const before = line.pending.length;
+        let before = line.pending.length;
         let read: HistoryRead;
         try {
           read = await this.store.read(topic, line.epoch, line.last, size);
         } catch (error) {
-          if (++failures > READ_RETRIES || line.pending.length >= size) throw error;
+          if (++failures > READ_RETRIES || line.pending.length >= size || this.#closed) throw error;
           await pause(Math.min(READ_RETRY_MS * 2 ** (failures - 1), 2000));
-          if (this.#lines.get(topic) !== line) return;
+          if (this.#lines.get(topic) !== line || this.#closed) return;
           continue;
         }
         if (this.#lines.get(topic) !== line) return;
         failures = 0;
+        // The history moved to another epoch: what arrived of the line's own is delivered first.
+        if (read.epoch !== "" && line.epoch !== undefined && read.epoch !== line.epoch)
+          before = this.#drainEpoch(topic, line, before);
         for (const entry of read.entries) this.#accept(topic, line, { epoch: read.epoch, entry }, true);
         if (read.entries.length >= size) continue;
-        for (const numbered of line.pending.splice(0, before)) this.#accept(topic, line, numbered, true);
+        for (const numbered of line.pending.splice(0, before)) {
+          // Of an epoch the history had already left when it was read: older than what was delivered.
+          if (read.epoch !== "" && numbered.epoch !== read.epoch) {
+            this.#missed(topic, 1);
+            continue;
+          }
+          this.#accept(topic, line, numbered, true);
+        }
         if (!this.#follow(topic, line)) break;
       }
     } catch (error) {
@@ -201,56 +203,30 @@ export class Sequencer {
     }
   }
 
-  // Delivers the waiting messages that follow on; `true` when one leaves a hole (it and those after it
-  // wait for the next read).
+  // Delivers the first `before` waiting messages of the line's epoch, in order; returns how many of those
+  // `before` are left waiting (of other epochs).
+  #drainEpoch(topic: string, line: Line, before: number): number {
+    const own = line.epoch;
+    const others: Numbered[] = [];
+    for (const numbered of line.pending.splice(0, before)) {
+      if (numbered.epoch === own) this.#accept(topic, line, numbered, true);
+      else others.push(numbered);
+    }
+    line.pending.unshift(...others);
+    return others.length;
+  }
+
+  // Delivers the waiting messages that follow on; `true` when one leaves a hole, or is of another epoch
+  // (newer, or older: the next read tells), and waits for that read with those after it.
   #follow(topic: string, line: Line): boolean {
     while (line.pending.length > 0) {
       const next = line.pending[0]!;
-      if (next.epoch === line.epoch && next.entry.seq > line.last + 1) return true;
+      if (line.epoch !== undefined && (next.epoch !== line.epoch || next.entry.seq > line.last + 1))
+        return true;
       line.pending.shift();
       this.#accept(topic, line, next, true);
     }
     return false;
-  }
-
-  async #replay(topic: string, line: Line, member: Member, epoch: string, since: number): Promise<Recovery> {
-    const { size } = this.#hooks;
-    let at = since;
-    let replayed = 0;
-    let gap: Recovery["gap"];
-    try {
-      for (;;) {
-        const read = await this.store.read(topic, epoch, at, size);
-        const first = read.entries[0];
-        if (read.epoch !== epoch || (first !== undefined && first.seq > at + 1)) {
-          gap = "expired";
-          break;
-        }
-        for (const entry of read.entries) {
-          at = entry.seq;
-          replayed++;
-          this.#send(member, read.epoch, entry);
-        }
-        if (read.entries.length < size) {
-          // A line that has not seen a message yet starts where the history ends.
-          if (line.epoch === undefined) {
-            line.epoch = epoch;
-            line.last = at;
-          }
-          break;
-        }
-      }
-    } catch {
-      gap = "unavailable";
-    }
-    // What arrived meanwhile, but what was replayed.
-    const held = member.held ?? [];
-    member.held = undefined;
-    if (gap === undefined) member.replayed = { epoch, seq: at };
-    for (const { epoch: heldEpoch, entry } of held) {
-      if (gap !== undefined || heldEpoch !== epoch || entry.seq > at) this.#send(member, heldEpoch, entry);
-    }
-    return gap === undefined ? { recovered: true, replayed } : { recovered: false, replayed: 0, gap };
   }
 
   // The socket an instance's own message leaves out (once).

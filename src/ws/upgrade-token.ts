@@ -10,8 +10,8 @@ import type { Context } from "../context/context.ts";
 /** Where an upgrade request may carry a token: its offered subprotocols, or its query. */
 export type UpgradeTokenSource = "protocol" | "query";
 
-/** The subprotocol that marks a token offered as `bearer.<token>`. */
-export const TOKEN_PROTOCOL = "bearer";
+// The subprotocol that marks a token offered as `bearer.<token>`.
+const TOKEN_PROTOCOL = "bearer";
 
 const TOKEN_PREFIX = `${TOKEN_PROTOCOL}.`;
 // The upgrades whose offered token entries an auth middleware took.
@@ -32,7 +32,8 @@ export function upgradeToken(
     const entry = offers.find((offer) => offer.startsWith(TOKEN_PREFIX));
     if (entry !== undefined && offers.includes(TOKEN_PROTOCOL)) {
       carrying.add(ctx);
-      return entry.slice(TOKEN_PREFIX.length) || undefined;
+      const token = entry.slice(TOKEN_PREFIX.length);
+      if (token !== "") return token;
     }
   }
   if (sources.includes("query")) {
@@ -40,6 +41,11 @@ export function upgradeToken(
     if (token !== null && token !== "") return token;
   }
   return undefined;
+}
+
+/** Whether an offered subprotocol may carry a token (never quoted back). */
+export function mayCarryToken(offer: string): boolean {
+  return offer.startsWith(TOKEN_PREFIX);
 }
 
 /**

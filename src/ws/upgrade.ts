@@ -5,7 +5,7 @@ import { badRequestError, HttpError } from "../errors/http-error.ts";
 import type { TopicHub } from "../pubsub/hub.ts";
 import type { SocketTransport } from "../runtime/runtime.ts";
 import { SocketController } from "./socket-controller.ts";
-import { channelOffers } from "./upgrade-token.ts";
+import { channelOffers, mayCarryToken } from "./upgrade-token.ts";
 
 const upgraded = new WeakSet<Context>();
 
@@ -91,8 +91,11 @@ function chooseProtocol(ctx: Context, spoken: readonly string[] | undefined): st
   if (offers.length === 0 || spoken === undefined || spoken.length === 0) return carried;
   const chosen = spoken.find((protocol) => offers.includes(protocol));
   if (chosen === undefined) {
-    // Quoted short: an entry may be a credential no middleware here reads.
-    const quoted = offers.slice(0, 5).map((offer) => (offer.length > 32 ? "…" : offer));
+    // Quoted short, and never a `bearer.` entry: an entry may be a credential no middleware here read.
+    const quoted = offers
+      .filter((offer) => !mayCarryToken(offer))
+      .slice(0, 5)
+      .map((offer) => (offer.length > 32 ? "…" : offer));
     throw badRequestError(
       `None of the offered subprotocols (${quoted.join(", ")}) is spoken here: ${spoken.join(", ")}`,
     );

@@ -210,3 +210,56 @@ test("a message arriving during a read may be newer than what the read saw: a ho
   assert.deepEqual(got, ["m1@e:1", "m2@e:2", "m3@e:3", "m4@e:4", "m5@e:5", "m6@e:6"]);
   assert.equal(stats.missed, 0);
 });
+
+// A store whose reads wait for `answer()`, each with what the history held when it was made.
+function gated(initial: { epoch: string; entries: number[] }) {
+  const held = { ...initial };
+  const answers: (() => void)[] = [];
+  const history: HistoryStore = {
+    append() {},
+    read: (_topic, asked, after, limit) => {
+      const from = asked === held.epoch ? after : 0;
+      const read = {
+        epoch: held.epoch,
+        entries: held.entries
+          .filter((seq) => seq > from)
+          .slice(0, limit)
+          .map((seq) => ({ seq, message: `m${seq}`, from: "other", skip: undefined })),
+      };
+      return new Promise((resolve) => answers.push(() => resolve(read)));
+    },
+  };
+  const answer = async () => {
+    answers.shift()?.();
+    await settle();
+  };
+  return { held, history, answer };
+}
+
+test("the history restarted (a new epoch): the old epoch's messages in hand go first, a late one is counted, none is repeated", async () => {
+  const { held, history, answer } = gated({ epoch: "A", entries: [1, 2, 3] });
+  const { got, live, stats } = sequencer(history);
+  live(1, "A");
+  Object.assign(held, { epoch: "B", entries: [1, 2, 3] }); // the broker lost A; B begins
+  live(3, "A"); // 2 unseen: a read, which finds B
+  await answer();
+  live(4, "A"); // a late one of the old epoch: the read says it is old
+  live(4, "B"); // arrives during that read
+  await answer();
+  assert.deepEqual(got, ["m1@A:1", "m3@A:3", "m1@B:1", "m2@B:2", "m3@B:3", "m4@B:4"]);
+  assert.equal(stats.missed, 3, "A:2, what A had after 3 (unknown), the late A:4");
+});
+
+test("a message of a new epoch arriving during a read is read for, not counted as missed with what came before it", async () => {
+  const { held, history, answer } = gated({ epoch: "A", entries: [1, 2, 3, 4] });
+  const { got, live, stats } = sequencer(history);
+  live(1, "A");
+  live(2, "A");
+  live(4, "A"); // 3 unseen: a read (of A)
+  Object.assign(held, { epoch: "B", entries: [1, 2, 3] });
+  live(3, "B"); // during the read, after the restart
+  await answer(); // A 3, 4
+  await answer(); // read again: B
+  assert.deepEqual(got, ["m1@A:1", "m2@A:2", "m3@A:3", "m4@A:4", "m1@B:1", "m2@B:2", "m3@B:3"]);
+  assert.equal(stats.missed, 1, "the restart, once (what A held after 4 is unknown)");
+});

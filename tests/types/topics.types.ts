@@ -44,3 +44,10 @@ const emitter = topicEmitter(driver);
 void emitter.publish(Chat.topic("room:1"), { from: "job", text: "done" });
 // @ts-expect-error missing `from`
 void emitter.publish(Chat.topic("room:1"), { text: "done" });
+
+// The message is checked against the topic's type, not widened to fit it.
+declare const anything: unknown;
+// @ts-expect-error an unknown value is not the channel's `out` message
+app.publish(Chat.topic("room:1"), anything);
+// @ts-expect-error nor is an empty object type
+app.publish(Chat.topic("room:1"), {} as {});

@@ -209,6 +209,24 @@ export const tokens: Topic = {
         assert.equal(unspoken.status, 400);
         assert.ok(!unspoken.body.includes(token.slice(-20)), unspoken.body);
         assert.equal((await handshake("/tokens/ws/whoami")).status, 401);
+        // Nor a short entry that no middleware took (the header carried the token).
+        const short = await handshake("/tokens/ws/speaking", {
+          authorization: `Bearer ${token}`,
+          "sec-websocket-protocol": "graphql-ws, bearer.shortsecret",
+        });
+        assert.equal(short.status, 400);
+        assert.ok(!short.body.includes("shortsecret"), short.body);
+        // A header that was sent decides, even of another scheme: the subprotocol is not read then.
+        const basic = await handshake("/tokens/ws/whoami", {
+          authorization: "Basic YTpi",
+          "sec-websocket-protocol": `bearer, bearer.${token}`,
+        });
+        assert.equal(basic.status, 401);
+        // An empty entry (`bearer.`) leaves the query to be read.
+        const fallback = await handshake(`/tokens/ws/whoami?access_token=${token}`, {
+          "sec-websocket-protocol": "bearer, bearer.",
+        });
+        assert.equal(fallback.status, 101);
         // Outside an upgrade, neither place is read.
         const plain = await c.fetch(`/tokens/ws/plain?access_token=${token}`, {
           headers: { "sec-websocket-protocol": `bearer, bearer.${token}` },
