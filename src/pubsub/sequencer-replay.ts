@@ -2,8 +2,11 @@
 // from the history and sent first, then what arrived for it meanwhile, but what the replay sent; or the
 // recovery says there is a gap.
 import type { Recovery } from "../context/socket.ts";
+import type { TopicMessage } from "../runtime/runtime.ts";
 import type { HistoryEntry, HistoryStore } from "./history.ts";
-import type { Deliver } from "./sequencer.ts";
+
+/** Delivers a message of a topic with a history to one subscriber, with its position. */
+export type Deliver = (message: TopicMessage, position: string) => unknown;
 
 /** A message of a topic with its epoch. */
 export interface Numbered {

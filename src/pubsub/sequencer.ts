@@ -15,7 +15,7 @@ import {
   type HistoryStore,
   parsePosition,
 } from "./history.ts";
-import { type Line, type Member, type Numbered, replay } from "./sequencer-replay.ts";
+import { type Deliver, type Line, type Member, type Numbered, replay } from "./sequencer-replay.ts";
 
 // How often a failing read of the history is tried again, and the first wait (doubled each time, up to
 // 2 s): about 10 s in all, what a restarting broker takes to load a modest data set.
@@ -24,9 +24,6 @@ const READ_RETRY_MS = 100;
 // A wait that does not keep the process alive (a closing app does not wait for a retry).
 const pause = (ms: number) =>
   new Promise((resolve) => (setTimeout(resolve, ms) as { unref?: () => void }).unref?.());
-
-/** Delivers a message of a topic with a history to one subscriber, with its position. */
-export type Deliver = (message: TopicMessage, position: string) => unknown;
 
 /** What the sequencer needs from its hub. */
 export interface SequencerHooks {
