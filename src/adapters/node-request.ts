@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { FastRequest } from "../fast-path/fast-path.ts";
+import { FastRequest, type OriginForm } from "../fast-path/fast-path.ts";
 import { ByteBuffer } from "../http/byte-buffer.ts";
 import type { Runtime, UpgradeShim } from "../runtime/runtime.ts";
 import { nodeFiles } from "./files.ts";
@@ -49,6 +49,9 @@ class IncomingRequest extends FastRequest {
   #incoming: IncomingMessage | undefined;
   readonly #rawHeaders: string[];
   readonly #res: ServerResponse | undefined;
+  readonly #scheme: "http" | "https";
+  readonly #authority: string;
+  readonly #target: string;
 
   constructor(
     incoming: IncomingMessage,
@@ -58,13 +61,25 @@ class IncomingRequest extends FastRequest {
   ) {
     const host = rawHeader(incoming.rawHeaders, "host");
     const socket = incoming.socket;
-    const scheme = (socket as { encrypted?: boolean }).encrypted ? "https" : "http";
-    super(incoming.method ?? "GET", urlOf(scheme, host ?? listening, incoming.url ?? "/"), host);
+    super(incoming.method ?? "GET", undefined, host);
+    this.#scheme = (socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+    this.#authority = host ?? listening;
+    this.#target = incoming.url ?? "/";
     this.peer = socket.remoteAddress;
     this.shim = shim;
     this.#incoming = incoming;
     this.#rawHeaders = incoming.rawHeaders;
     this.#res = res;
+  }
+
+  protected override makeUrl(): string {
+    return urlOf(this.#scheme, this.#authority, this.#target);
+  }
+
+  override originForm(): OriginForm | undefined {
+    return this.#target.charCodeAt(0) === 47 /* / */
+      ? { scheme: this.#scheme, target: this.#target }
+      : undefined;
   }
 
   /** The websocket is open: keep the headers, not Node's message (nor the upgrade's closure). */

@@ -3,7 +3,8 @@ import { dictionary } from "../context/dictionary.ts";
 import { nextRequestId, requestIdFor } from "../context/request-id.ts";
 import { RequestInfo } from "../context/request-info.ts";
 import { badRequestError } from "../errors/http-error.ts";
-import { hostOf } from "../fast-path/fast-path.ts";
+import { hostOf, originFormOf } from "../fast-path/fast-path.ts";
+import { checkOriginForm } from "../http/origin-form.ts";
 import { checkTarget, type RequestTarget } from "../http/request-target.ts";
 import { WS_METHOD } from "../router/route-table.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -32,7 +33,11 @@ export function dispatch(
   runtime: Runtime,
 ): Response | Promise<Response> {
   if (!state.started) return afterStart(state, request, env, executionContext, runtime);
-  const target = checkTarget(request.url, hostOf(request), request.method, runtime.scheme);
+  const host = hostOf(request);
+  const form = originFormOf(request);
+  const target =
+    (form !== undefined ? checkOriginForm(form.scheme, host, form.target, request.method) : undefined) ??
+    checkTarget(request.url, host, request.method, runtime.scheme);
   const id = state.trustIncomingId ? requestIdFor(request.headers, true, state.idHeader) : nextRequestId();
   if (typeof target === "string") return refuse(state, request, id, target, env, executionContext, runtime);
   const ctx = new Context(

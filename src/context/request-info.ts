@@ -32,7 +32,8 @@ export class RequestInfo {
 
   readonly #rewritten: boolean;
   readonly #lookup: ClientLookup | undefined;
-  // The URL, or `undefined` until asked for behind trusted proxies (their headers are read then).
+  // The URL, or `undefined` until asked for (behind trusted proxies, their headers are read then; on
+  // the Node adapter, the URL is made then).
   #url: string | undefined;
   readonly #target: RequestTarget;
   readonly #env: unknown;
@@ -58,7 +59,7 @@ export class RequestInfo {
     this.source = source;
     this.method = source.method;
     this.#target = target;
-    this.#url = lookup?.origin === undefined ? target.url : undefined;
+    this.#url = undefined;
     this.path = target.path;
     this.query = target.query;
     this.id = id;
@@ -75,7 +76,7 @@ export class RequestInfo {
    * `X-Forwarded-Host` or `Forwarded`, read only when the peer is one of the trusted proxies.
    */
   get url(): string {
-    if (this.#url === undefined) this.#url = this.#publicUrl();
+    this.#url ??= this.#lookup?.origin === undefined ? this.#target.url : this.#publicUrl();
     return this.#url;
   }
 

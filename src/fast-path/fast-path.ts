@@ -15,15 +15,18 @@
  */
 export abstract class FastRequest {
   readonly #method: string;
-  readonly #url: string;
+  #url: string | undefined;
   readonly #host: string | null;
   #headers: Headers | undefined = undefined;
   #signal: AbortSignal | undefined = undefined;
   #real: Request | undefined = undefined;
   #bodyRead = false;
 
-  /** `url` is absolute, as the adapter built it (Portico's target check validates it); `host` is the Host header (several joined with `, `). */
-  constructor(method: string, url: string, host: string | null) {
+  /**
+   * `url` is absolute, as the adapter built it (Portico's target check validates it), or `undefined`
+   * when `makeUrl()` makes it on first read; `host` is the Host header (several joined with `, `).
+   */
+  constructor(method: string, url: string | undefined, host: string | null) {
     this.#method = method;
     this.#url = url;
     this.#host = host;
@@ -43,7 +46,21 @@ export abstract class FastRequest {
   }
 
   get url(): string {
+    this.#url ??= this.makeUrl();
     return this.#url;
+  }
+
+  /** The URL, for an adapter that gave none to the constructor. */
+  protected makeUrl(): string {
+    throw new TypeError("This request has no URL");
+  }
+
+  /**
+   * The connection's scheme and the target as the client sent it in origin form (`/path?query`), where
+   * the adapter has them: the core checks them without making the URL.
+   */
+  originForm(): OriginForm | undefined {
+    return undefined;
   }
 
   get headers(): Headers {
@@ -243,6 +260,17 @@ export function hostOf(request: Request): string | null {
   return request instanceof FastRequest
     ? (request as unknown as FastRequest).host()
     : request.headers.get("host");
+}
+
+/** A target in origin form and the connection's scheme (see `FastRequest.originForm`). */
+export interface OriginForm {
+  readonly scheme: "http" | "https";
+  readonly target: string;
+}
+
+/** A stand-in's origin-form target and scheme, where its adapter has them. */
+export function originFormOf(request: Request): OriginForm | undefined {
+  return request instanceof FastRequest ? (request as unknown as FastRequest).originForm() : undefined;
 }
 
 /** One request header (`name` in lower case), without building a stand-in's headers. */

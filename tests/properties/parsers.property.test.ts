@@ -6,6 +6,7 @@ import { defaultLimits } from "../../src/context/limits.ts";
 import { ParamsError } from "../../src/errors/param-errors.ts";
 import { pickMediaType } from "../../src/http/accept.ts";
 import { encodeLocation, isLocalPath } from "../../src/http/location.ts";
+import { checkOriginForm } from "../../src/http/origin-form.ts";
 import { anyTarget, checkTarget } from "../../src/http/request-target.ts";
 import { parseJsonObject } from "../../src/params/parse-json.ts";
 import { parseNested } from "../../src/params/parse-nested.ts";
@@ -228,6 +229,35 @@ test("the request target check's fast path answers as the full check does", () =
             checkTarget(url, host, method, connection),
             anyTarget(url, host, method, connection),
           );
+        }
+      },
+    ),
+    { numRuns: 2000 },
+  );
+});
+
+test("an origin-form target checked without its URL answers as the full check of that URL does", () => {
+  const part = fc.string({
+    unit: fc.constantFrom("/", ".", "%", "2", "e", "\\", "a", "?", "#", " ", "é", "*", "{", "=", "&"),
+    maxLength: 40,
+  });
+  const hosts = ["h", "h:80", "127.0.0.1:3000", "[::1]:8080", "H", "h:99999", "h/x", "a b"];
+  fc.assert(
+    fc.property(
+      fc.constantFrom("http" as const, "https" as const),
+      fc.option(fc.constantFrom(...hosts)),
+      part,
+      fc.constantFrom("GET", "POST", "OPTIONS", "get", "PURGE"),
+      (scheme, host, path, method) => {
+        const target = `/${path}`;
+        // Twice: the second time the Host may be known valid, and the origin form taken.
+        for (let i = 0; i < 2; i++) {
+          const full = checkTarget(`${scheme}://${host ?? "listening"}${target}`, host, method, scheme);
+          const form = checkOriginForm(scheme, host, target, method);
+          if (form === undefined) continue;
+          assert.notEqual(typeof full, "string", `${target} on ${host}: the full check refuses it`);
+          const { url, path: checkedPath, query, rewritten, asterisk } = form;
+          assert.deepEqual({ url, path: checkedPath, query, rewritten, asterisk }, full);
         }
       },
     ),
