@@ -83,6 +83,102 @@ describe("cors()", () => {
     assert.equal(yes.headers.get("access-control-allow-origin"), "https://a.trusted.example");
     assert.equal(no.headers.get("access-control-allow-origin"), null);
   });
+
+  test("maxAge: sent as given (0 included) on preflights; anything but whole non-negative seconds throws", async () => {
+    const preflight = { origin: "https://app.example", "access-control-request-method": "PUT" };
+    for (const [maxAge, sent] of [
+      [0, "0"],
+      [7200, "7200"],
+    ] as const) {
+      const custom = createApp();
+      custom.use(cors({ origin: ["https://app.example"], maxAge }));
+      custom.get("/", () => {});
+      const res = await custom.request("/", { method: "OPTIONS", headers: preflight });
+      assert.equal(res.status, 204);
+      assert.equal(res.headers.get("access-control-max-age"), sent);
+    }
+    for (const maxAge of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])
+      assert.throws(
+        () => cors({ origin: "*", maxAge }),
+        { name: "TypeError", message: "cors(): maxAge must be whole seconds" },
+        String(maxAge),
+      );
+  });
+
+  test("exposeHeaders: listed on simple responses to an allowed origin only; never on preflights; checked", async () => {
+    const exposing = createApp();
+    exposing.use(cors({ origin: ["https://app.example"], exposeHeaders: ["X-Total", "X-Page"] }));
+    exposing.get("/", () => {});
+    const allowed = await exposing.request("/", { headers: { origin: "https://app.example" } });
+    assert.equal(allowed.headers.get("access-control-expose-headers"), "X-Total, X-Page");
+    assert.equal(allowed.headers.get("access-control-allow-credentials"), null);
+    const refused = await exposing.request("/", { headers: { origin: "https://evil.example" } });
+    assert.equal(refused.headers.get("access-control-expose-headers"), null);
+    const preflight = await exposing.request("/", {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "GET" },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get("access-control-expose-headers"), null);
+    // Without exposeHeaders there is no such header at all.
+    const plain = createApp();
+    plain.use(cors({ origin: ["https://app.example"] }));
+    plain.get("/", () => {});
+    const res = await plain.request("/", { headers: { origin: "https://app.example" } });
+    assert.equal(res.headers.get("access-control-allow-origin"), "https://app.example");
+    assert.equal(res.headers.get("access-control-expose-headers"), null);
+    assert.throws(() => cors({ origin: [], exposeHeaders: ["X-Ok", "x y"] }), {
+      name: "TypeError",
+      message: 'cors(): invalid exposeHeaders entry "x y"',
+    });
+    assert.throws(() => cors({ origin: [], allowMethods: ["GET", "GE T"] }), {
+      name: "TypeError",
+      message: 'cors(): invalid allowMethods entry "GE T"',
+    });
+  });
+
+  test("a preflight needs OPTIONS and Access-Control-Request-Method; one asking no headers is allowed none", async () => {
+    const preflightApp = createApp();
+    preflightApp.use(cors({ origin: ["https://app.example"], allowMethods: ["GET", "POST"] }));
+    preflightApp.get("/", (ctx) => ctx.response.write("got"));
+    const headers = { origin: "https://app.example", "access-control-request-method": "POST" };
+    // A GET carrying the header is an ordinary request: the handler answers.
+    const get = await preflightApp.request("/", { headers });
+    assert.equal(get.status, 200);
+    assert.equal(await get.text(), "got");
+    assert.equal(get.headers.get("access-control-allow-methods"), null);
+    // OPTIONS without it is not a preflight: the app answers it (its Allow), not cors().
+    const options = await preflightApp.request("/", {
+      method: "OPTIONS",
+      headers: { origin: headers.origin },
+    });
+    assert.equal(options.headers.get("allow"), "GET, HEAD, OPTIONS");
+    assert.equal(options.headers.get("access-control-allow-methods"), null);
+    assert.equal(options.headers.get("access-control-max-age"), null);
+    // A preflight that asks for no request headers gets no Access-Control-Allow-Headers.
+    const bare = await preflightApp.request("/", { method: "OPTIONS", headers });
+    assert.equal(bare.status, 204);
+    assert.equal(bare.headers.get("access-control-allow-methods"), "GET, POST");
+    assert.equal(bare.headers.get("access-control-allow-headers"), null);
+    assert.equal(bare.headers.get("vary"), "Origin, Access-Control-Request-Headers");
+    // A fixed allowHeaders list is sent as is, whatever is asked (and the answer does not vary with it);
+    // an empty one sends none.
+    for (const [allowHeaders, sent] of [
+      [["Content-Type", "X-Token"], "Content-Type, X-Token"],
+      [[], null],
+    ] as const) {
+      const fixed = createApp();
+      fixed.use(cors({ origin: ["https://app.example"], allowHeaders }));
+      fixed.get("/", () => {});
+      const res = await fixed.request("/", {
+        method: "OPTIONS",
+        headers: { ...headers, "access-control-request-headers": "x-other" },
+      });
+      assert.equal(res.status, 204);
+      assert.equal(res.headers.get("access-control-allow-headers"), sent);
+      assert.equal(res.headers.get("vary"), "Origin");
+    }
+  });
 });
 
 describe("csrf()", () => {
