@@ -113,6 +113,114 @@ test("basicAuth: UTF-8 user:password (a colon in the password), anything else a 
   assert.throws(() => bearerAuth({ token: [] }), /at least one token/);
 });
 
+test("basicAuth: only strict base64 of valid UTF-8 is read; an empty user-id reaches verify; realms are quoted", async () => {
+  const seen: [string, string][] = [];
+  const app = createApp();
+  app.use(
+    basicAuth({
+      verify: (user, password) => {
+        seen.push([user, password]);
+        return true;
+      },
+      realm: 'the "admin" \\ area',
+    }),
+  );
+  app.get("/", Hello);
+  const challenge = 'Basic realm="the \\"admin\\" \\\\ area", charset="UTF-8"';
+  const bytes = (...b: number[]) => `Basic ${Buffer.from(b).toString("base64")}`;
+  // Invalid UTF-8 is refused, never decoded with U+FFFD in its place (bytes "lin:" then 0xFF; 0xC3 alone).
+  for (const authorization of [
+    bytes(0x6c, 0x69, 0x6e, 0x3a, 0xff),
+    bytes(0x6c, 0x69, 0x6e, 0xc3, 0x3a, 0x78),
+    // What atob alone would forgive: inner whitespace, and padding after padding.
+    "Basic bGlu OngK",
+    "Basic bGluOng===",
+    "Basic bGluOng=\tx",
+  ]) {
+    const refused = await app.request("/", { headers: { authorization } });
+    assert.equal(refused.status, 401, authorization);
+    assert.equal(refused.headers.get("www-authenticate"), challenge);
+  }
+  assert.deepEqual(seen, []);
+  // An empty user-id (RFC 7617 allows one) and an empty password are passed on as they are.
+  for (const [text, pair] of [
+    [":pw", ["", "pw"]],
+    ["lin:", ["lin", ""]],
+    ["lin:\u00e9:\u{1f600}", ["lin", "\u00e9:\u{1f600}"]],
+  ] as const) {
+    seen.length = 0;
+    assert.equal((await app.request("/", { headers: { authorization: basic(text) } })).status, 200, text);
+    assert.deepEqual(seen, [pair]);
+  }
+  // Unpadded base64 is read too.
+  seen.length = 0;
+  assert.equal((await app.request("/", { headers: { authorization: "Basic bGluOng" } })).status, 200);
+  assert.deepEqual(seen, [["lin", "x"]]);
+});
+
+test("basicAuth with a user: the password U+FFFD is not matched by invalid bytes; both parts must be set", async () => {
+  const app = createApp();
+  app.use(basicAuth({ username: "admin", password: "\ufffd" }));
+  app.get("/", Hello);
+  assert.equal((await app.request("/", { headers: { authorization: basic("admin:\ufffd") } })).status, 200);
+  const forged = `Basic ${Buffer.concat([Buffer.from("admin:"), Buffer.from([0xff])]).toString("base64")}`;
+  assert.equal((await app.request("/", { headers: { authorization: forged } })).status, 401);
+  for (const options of [
+    { username: "", password: "x" },
+    { username: "x", password: "" },
+  ])
+    assert.throws(() => basicAuth(options), {
+      name: "TypeError",
+      message: "basicAuth(): the username and the password must not be empty",
+    });
+});
+
+test("bearerAuth: no empty token; websocketToken takes protocol and query only; a scheme name of one's own", async () => {
+  for (const token of ["", ["good-token", ""], []])
+    assert.throws(() => bearerAuth({ token }), {
+      name: "TypeError",
+      message: "bearerAuth(): give at least one token, none empty",
+    });
+  for (const websocketToken of ["cookie", ["protocol", "header"]])
+    assert.throws(
+      // biome-ignore lint/suspicious/noExplicitAny: a wrong value, as from untyped configuration.
+      () => bearerAuth({ token: "t0ken", websocketToken: websocketToken as any }),
+      {
+        name: "TypeError",
+        message: `bearerAuth(): websocketToken takes "protocol" and "query", got "${typeof websocketToken === "string" ? websocketToken : "header"}"`,
+      },
+    );
+  for (const websocketToken of ["protocol", "query", ["query", "protocol"]] as const)
+    assert.doesNotThrow(() => bearerAuth({ token: "t0ken", websocketToken }));
+  const app = createApp();
+  app.on("/b", (r) => {
+    r.use(bearerAuth({ token: "t0ken", schemeName: "apiToken", realm: 'a "quoted" realm' }));
+    r.get("/", Hello);
+  });
+  app.on("/u", (r) => {
+    r.use(basicAuth({ username: "u", password: "p", schemeName: "adminLogin" }));
+    r.get("/", Hello);
+  });
+  const doc: Json = openapi(app, { info: { title: "t", version: "1" } });
+  assert.deepEqual(doc.components.securitySchemes, {
+    apiToken: { type: "http", scheme: "bearer" },
+    adminLogin: { type: "http", scheme: "basic" },
+  });
+  const refused = await app.request("/b", { headers: { authorization: "Bearer other" } });
+  assert.equal(
+    refused.headers.get("www-authenticate"),
+    'Bearer realm="a \\"quoted\\" realm", error="invalid_token"',
+  );
+  assert.equal((await app.request("/b", { headers: { authorization: "Bearer t0ken" } })).status, 200);
+  // A token is compared whole: a prefix, a longer one, another case are refused.
+  for (const token of ["t0ke", "t0kenn", "T0KEN"])
+    assert.equal(
+      (await app.request("/b", { headers: { authorization: `Bearer ${token}` } })).status,
+      401,
+      token,
+    );
+});
+
 test("the document declares their schemes and each route's security and 401; the client names the 401", async () => {
   const app = build();
   const doc: Json = openapi(app, { info: { title: "t", version: "1" } });
