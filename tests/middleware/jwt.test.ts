@@ -7,7 +7,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { test } from "node:test";
 import * as v from "valibot";
 import { createClient } from "../../src/client/mod.ts";
-import { jwt, signJwt, verifyJwt } from "../../src/middleware/jwt.ts";
+import { type JwtAlgorithm, jwt, signJwt, verifyJwt } from "../../src/middleware/jwt.ts";
 import { createApp, defineEndpoint, defineRoutes } from "../../src/mod.ts";
 import { openapi } from "../../src/openapi/mod.ts";
 
@@ -145,6 +145,167 @@ test("jwt: a public key never verifies an HMAC token made with it (algorithm con
     () => jwt({ secret: SECRET, algorithms: ["RS256"] }),
     /RS256 cannot be verified with an HMAC secret/,
   );
+});
+
+test("jwt: every accepted algorithm signs and verifies with a key of its family, and with no other", async () => {
+  const pems = (kind: "rsa" | "ec" | "ed25519", namedCurve?: string) => {
+    const pair =
+      kind === "rsa"
+        ? generateKeyPairSync("rsa", { modulusLength: 2048 })
+        : kind === "ec"
+          ? generateKeyPairSync("ec", { namedCurve: namedCurve! })
+          : generateKeyPairSync("ed25519");
+    return {
+      privateKey: pair.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      publicKey: pair.publicKey.export({ type: "spki", format: "pem" }).toString(),
+    };
+  };
+  const rsa = pems("rsa");
+  const ed = pems("ed25519");
+  const families: [JwtAlgorithm[], { privateKey: string; publicKey: string } | undefined][] = [
+    [["HS256", "HS384", "HS512"], undefined],
+    [["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"], rsa],
+    [["ES256"], pems("ec", "P-256")],
+    [["ES384"], pems("ec", "P-384")],
+    [["ES512"], pems("ec", "P-521")],
+    [["EdDSA", "Ed25519"], ed],
+  ];
+  for (const [algorithms, pair] of families)
+    for (const algorithm of algorithms) {
+      const token = await signJwt(
+        { sub: algorithm },
+        pair === undefined
+          ? { secret: SECRET, algorithm, expiresIn: 60 }
+          : { privateKey: pair.privateKey, algorithm, expiresIn: 60 },
+      );
+      assert.deepEqual(JSON.parse(Buffer.from(token.split(".")[0]!, "base64url").toString()), {
+        alg: algorithm,
+        typ: "JWT",
+      });
+      const keys = pair === undefined ? { secret: SECRET } : { publicKey: pair.publicKey };
+      // The middleware with this one algorithm, and with every one of the family (the key imported for the
+      // algorithm the token names).
+      for (const allowed of [[algorithm], algorithms]) {
+        const app = createApp();
+        const guard = jwt({ ...keys, algorithms: allowed });
+        app.use(guard).get("/", (ctx) => ctx.response.write(guard.claims(ctx).sub ?? ""));
+        const res = await app.request("/", { headers: { authorization: `Bearer ${token}` } });
+        assert.equal(res.status, 200, `${algorithm} with ${allowed.join(",")}`);
+        assert.equal(await res.text(), algorithm);
+      }
+      // Not accepted when its algorithm is not listed, even with the right key.
+      const others = algorithms.filter((a) => a !== algorithm);
+      if (others.length > 0)
+        await assert.rejects(verifyJwt(token, { ...keys, algorithms: others } as never), {
+          name: "JwtInvalid",
+        });
+    }
+  // A public key of another family than the (allowed) algorithm a token names: refused with a 401, not a 500.
+  const mixed = createApp();
+  const guard = jwt({ publicKey: rsa.publicKey, algorithms: ["RS256", "EdDSA"] });
+  mixed.use(guard).get("/", (ctx) => ctx.response.write("in"));
+  const edToken = await signJwt(
+    { sub: "x" },
+    { privateKey: ed.privateKey, algorithm: "EdDSA", expiresIn: 60 },
+  );
+  const refused = await mixed.request("/", {
+    headers: { authorization: `Bearer ${edToken}`, accept: "application/json" },
+  });
+  assert.equal(refused.status, 401);
+  assert.equal(
+    refused.headers.get("www-authenticate"),
+    'Bearer realm="api", error="invalid_token", error_description="The token is not valid"',
+  );
+});
+
+test("jwt: keys are checked against the algorithms when configured and when signing", async () => {
+  const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const pem = publicKey.export({ type: "spki", format: "pem" }).toString();
+  const privatePem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+  const configErrors: [() => unknown, string][] = [
+    [
+      () => jwt({ secret: SECRET, publicKey: pem, algorithms: ["HS256"] } as never),
+      "portico/jwt: give exactly one of secret, publicKey or jwks",
+    ],
+    [
+      () => jwt({ algorithms: ["HS256"] } as never),
+      "portico/jwt: give exactly one of secret, publicKey or jwks",
+    ],
+    [
+      () => jwt({ publicKey: pem, algorithms: ["ES256", "HS256", "HS512"] }),
+      "portico/jwt: HS256, HS512 cannot be verified with a public key",
+    ],
+    [
+      () => jwt({ secret: SECRET, algorithms: ["HS384", "ES256", "EdDSA"] }),
+      "portico/jwt: ES256, EdDSA cannot be verified with an HMAC secret",
+    ],
+    [
+      () => jwt({ secret: [SECRET, "x".repeat(31)], algorithms: ["HS256"] }),
+      "portico/jwt: an HMAC secret must be at least 32 bytes (256 bits)",
+    ],
+    [
+      () => jwt({ secret: [], algorithms: ["HS256"] }),
+      "portico/jwt: an HMAC secret must be at least 32 bytes (256 bits)",
+    ],
+    [
+      () => jwt({ secret: SECRET, algorithms: ["HS257" as never] }),
+      'portico/jwt: "HS257" is not an accepted algorithm',
+    ],
+    [
+      () => jwt({ secret: SECRET, algorithms: "HS256" as never }),
+      'portico/jwt: list the accepted algorithms, as algorithms: ["HS256"]',
+    ],
+  ];
+  for (const [make, message] of configErrors) assert.throws(make, { name: "TypeError", message });
+  // Exactly 32 bytes is enough; a key given as undefined is not given.
+  const exact = "k".repeat(32);
+  const token = await signJwt({ sub: "32" }, { secret: exact, expiresIn: 60 });
+  assert.equal(
+    (await verifyJwt(token, { secret: exact, publicKey: undefined, algorithms: ["HS256"] } as never)).sub,
+    "32",
+  );
+  const signErrors: [Parameters<typeof signJwt>[1], string][] = [
+    [{ secret: SECRET, algorithm: "ES256" }, "signJwt(): ES256 does not sign with an HMAC secret"],
+    [
+      { privateKey: privatePem, algorithm: "HS256" },
+      "signJwt(): HS256 signs with a secret, not a private key",
+    ],
+    [
+      { secret: SECRET, privateKey: privatePem, algorithm: "HS256" },
+      "signJwt(): give either a secret or a private key",
+    ],
+    [{ algorithm: "HS256" }, "signJwt(): give either a secret or a private key"],
+    [{ secret: "x".repeat(31) }, "signJwt(): an HMAC secret must be at least 32 bytes (256 bits)"],
+    [{ secret: SECRET, algorithm: "none" as never }, 'signJwt(): "none" is not an accepted algorithm'],
+    [
+      { privateKey: { kty: "oct", k: Buffer.from(SECRET).toString("base64url") }, algorithm: "ES256" },
+      "portico/jwt: that JWK is a secret, not a key pair's key",
+    ],
+  ];
+  for (const [options, message] of signErrors)
+    await assert.rejects(signJwt({}, options), { name: "TypeError", message });
+  // A private key as a JWK and as a CryptoKey; the public key as a JWK and as a CryptoKey.
+  const jwkPrivate = privateKey.export({ format: "jwk" });
+  const jwkPublic = publicKey.export({ format: "jwk" });
+  const cryptoPublic = await crypto.subtle.importKey(
+    "jwk",
+    jwkPublic,
+    { name: "ECDSA", namedCurve: "P-256" },
+    true,
+    ["verify"],
+  );
+  const cryptoPrivate = await crypto.subtle.importKey(
+    "jwk",
+    jwkPrivate,
+    { name: "ECDSA", namedCurve: "P-256" },
+    false,
+    ["sign"],
+  );
+  for (const signWith of [jwkPrivate, cryptoPrivate, privatePem]) {
+    const signed = await signJwt({ sub: "es" }, { privateKey: signWith, algorithm: "ES256", expiresIn: 60 });
+    for (const verifyWith of [jwkPublic, cryptoPublic, pem])
+      assert.equal((await verifyJwt(signed, { publicKey: verifyWith, algorithms: ["ES256"] })).sub, "es");
+  }
 });
 
 test("jwt: the configuration is checked when it is made", async () => {
@@ -293,4 +454,78 @@ test("jwt: a token in another header, named in any case, without a scheme", asyn
     description: "A JWT",
   });
   assert.throws(() => jwt({ secret: SECRET, algorithms: ["HS256"], header: "bad header" }), /header name/);
+});
+
+test("jwt: the challenge, the scheme's name and description in the document, claims(ctx) asked too early", async () => {
+  const app = createApp();
+  const guards = {
+    "/plain": jwt({ secret: SECRET, algorithms: ["HS256"], header: "X-Auth-Token", scheme: "" }),
+    "/named": jwt({ secret: SECRET, algorithms: ["HS256"], schemeName: "userJwt" }),
+    "/token": jwt({ secret: SECRET, algorithms: ["HS256"], scheme: "Token" }),
+    "/lower": jwt({ secret: SECRET, algorithms: ["HS256"], header: "authorization", scheme: "JWT" }),
+    "/other": jwt({ secret: SECRET, algorithms: ["HS256"], header: "X-Api-Jwt" }),
+  };
+  for (const [path, guard] of Object.entries(guards))
+    app.on(path, (r) => {
+      r.use(guard);
+      r.get("/", (ctx) => ctx.response.write("in"));
+    });
+  const unchecked = guards["/named"];
+  const optional = jwt({ secret: SECRET, algorithms: ["HS256"], optional: true });
+  app.get("/early", (ctx) => {
+    try {
+      unchecked.claims(ctx);
+    } catch (error) {
+      ctx.response.write(`${String(error)} | ${String(optional.claims(ctx))}`);
+    }
+  });
+  // Without a scheme of its own the challenge still names Bearer.
+  const missing = await app.request("/plain");
+  assert.equal(missing.status, 401);
+  assert.equal(missing.headers.get("www-authenticate"), 'Bearer realm="api"');
+  assert.equal((await app.request("/token")).headers.get("www-authenticate"), 'Token realm="api"');
+  const document = openapi(app, { info: { title: "t", version: "1" } }) as Json;
+  assert.deepEqual(document.components.securitySchemes, {
+    "x-auth-token": { type: "apiKey", in: "header", name: "X-Auth-Token", description: "A JWT" },
+    userJwt: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+    Token: { type: "apiKey", in: "header", name: "Authorization", description: "`Token <JWT>`" },
+    JWT: { type: "apiKey", in: "header", name: "Authorization", description: "`JWT <JWT>`" },
+    Bearer: { type: "apiKey", in: "header", name: "X-Api-Jwt", description: "`Bearer <JWT>`" },
+  });
+  assert.equal(
+    await (await app.request("/early")).text(),
+    "TypeError: jwt(): claims(ctx) was asked on a request this middleware did not check | undefined",
+  );
+  assert.throws(
+    // biome-ignore lint/suspicious/noExplicitAny: a wrong value, as from untyped configuration.
+    () => jwt({ secret: SECRET, algorithms: ["HS256"], websocketToken: "cookie" as any }),
+    { name: "TypeError", message: 'jwt(): websocketToken takes "protocol" and "query", got "cookie"' },
+  );
+});
+
+test("jwt: a key set URL given as a string is fetched; one that cannot be reached is the 503", async () => {
+  const errors: unknown[] = [];
+  const remote = jwt({
+    jwks: "http://127.0.0.1:9/.well-known/jwks.json",
+    algorithms: ["ES256"],
+    jwksTimeoutMs: 2000,
+    onKeysError: (error) => errors.push(error),
+  });
+  const app = createApp();
+  app.use(remote).get("/", (ctx) => ctx.response.write("in"));
+  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  const token = await signJwt(
+    { sub: "s" },
+    {
+      privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+      algorithm: "ES256",
+      expiresIn: 60,
+    },
+  );
+  const res = await app.request("/", {
+    headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+  });
+  assert.equal(res.status, 503);
+  assert.ok(res.headers.has("retry-after"));
+  assert.equal(errors.length, 1);
 });
