@@ -100,6 +100,55 @@ describe("setCookie", () => {
     }
   });
 
+  test("domain: at most 253 characters and 63 a label (RFC 1035), a leading dot allowed; else a clear error", async () => {
+    const attempt = (domain: unknown) =>
+      run((ctx) => {
+        try {
+          setCookie(ctx, "ok", "v", { domain: domain as string });
+          return "set";
+        } catch (error) {
+          return String(error);
+        }
+      });
+    const label63 = "a".repeat(63);
+    const longest = `${label63}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(61)}`;
+    assert.equal(longest.length, 253);
+    for (const domain of [
+      longest,
+      `.${label63}.example`,
+      "x",
+      "localhost",
+      "a-b.c0",
+      "123.example",
+      "xn--bcher-kva.example",
+    ]) {
+      const { cookies, body } = await attempt(domain);
+      assert.equal(body, "set", domain);
+      assert.deepEqual(cookies, [`ok=v; Path=/; Domain=${domain}; HttpOnly; SameSite=Lax`]);
+    }
+    for (const domain of [
+      `${longest}d`,
+      `${longest.slice(1)}.e`,
+      `${"a".repeat(64)}.example`,
+      "-a.example",
+      "a-.example",
+      "a..b",
+      "example.com.",
+      "..example.com",
+      ".",
+      "",
+      "a_b.example",
+      "\u00e9.example",
+      123,
+      null,
+    ]) {
+      const { status, cookies, body } = await attempt(domain);
+      assert.equal(status, 200);
+      assert.deepEqual(cookies, []);
+      assert.equal(body, `TypeError: Cookie ok: invalid domain ${JSON.stringify(domain)}`, String(domain));
+    }
+  });
+
   test("prefix rules: __Secure- and __Host- get Secure; __Host- needs path / and no domain", async () => {
     assert.deepEqual((await run((ctx) => setCookie(ctx, "__Host-id", "1"))).cookies, [
       "__Host-id=1; Path=/; HttpOnly; Secure; SameSite=Lax",
