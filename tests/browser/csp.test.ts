@@ -7,14 +7,13 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { serve } from "../../src/adapters/node.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
 import { NONCE, secureHeaders } from "../../src/middleware/mod.ts";
 import { createApp, defineEndpoint, t } from "../../src/mod.ts";
 import { docsPage, openapi, SCALAR_VERSION } from "../../src/openapi/mod.ts";
 import { root } from "../runtimes/processes.ts";
-import { launchChromium } from "./chromium.ts";
+import { servedInChromium } from "./chromium.ts";
 
 const scalarFile = join(root, ".runtimes", "node_modules", ".scalar", `standalone-${SCALAR_VERSION}.js`);
 const scalar = (() => {
@@ -64,21 +63,12 @@ app.get("/unsigned", () => {
   return new Response(page, { headers: { "content-type": "text/html" } });
 });
 
-let browser: Browser;
-let server: Awaited<ReturnType<typeof serve>>;
-before(async () => {
-  server = await serve(app, { port: 0 });
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const chromium = servedInChromium(app);
 
 // Opens a page, collects what the browser reports blocked by the policy (each violation event, as
 // `directive blocked-uri`), and runs the checks on it.
 async function onPage(path: string, check: (page: Page, blocked: () => Promise<string[]>) => Promise<void>) {
-  const page = await browser.newPage();
+  const page = await chromium.browser.newPage();
   await page.addInitScript(() => {
     const seen: string[] = [];
     (globalThis as { violations?: string[] }).violations = seen;
@@ -89,7 +79,7 @@ async function onPage(path: string, check: (page: Page, blocked: () => Promise<s
   const blocked = () =>
     page.evaluate(() => [...new Set((globalThis as { violations?: string[] }).violations)]);
   try {
-    await page.goto(new URL(path, server.url).href);
+    await page.goto(new URL(path, chromium.server.url).href);
     await check(page, blocked);
   } finally {
     await page.close();

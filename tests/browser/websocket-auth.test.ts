@@ -4,14 +4,12 @@
 // it offered), the channel reads the verified claims, a forged token never opens, and the request log
 // never holds the token.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { test } from "node:test";
 import * as v from "valibot";
-import { serve } from "../../src/adapters/node.ts";
 import { jwt, signJwt } from "../../src/middleware/jwt.ts";
 import { type LogEntry, logger } from "../../src/middleware/mod.ts";
 import { createApp, defineChannel } from "../../src/mod.ts";
-import { launchChromium } from "./chromium.ts";
+import { servedInChromium } from "./chromium.ts";
 
 const SECRET = "browser-socket-secret-of-32-bytes-at-least";
 const auth = jwt({
@@ -30,22 +28,13 @@ app.get(
 );
 app.on("/api", (r) => r.use(auth).ws("/whoami", Whoami));
 
-let browser: Browser;
-let server: Awaited<ReturnType<typeof serve>>;
-before(async () => {
-  server = await serve(app, { port: 0 });
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const chromium = servedInChromium(app);
 
 // Opens the socket from the page, as an app's script would; resolves with what happened first.
 async function fromPage(token: string): Promise<{ opened: boolean; protocol: string; first: string }> {
-  const page = await browser.newPage();
+  const page = await chromium.browser.newPage();
   try {
-    await page.goto(server.url.href);
+    await page.goto(chromium.server.url.href);
     return await page.evaluate(
       (token) =>
         new Promise<{ opened: boolean; protocol: string; first: string }>((resolve) => {
