@@ -19,6 +19,7 @@ export {
   type CreateContextOptions,
   createContext,
   type ExecutionContext,
+  type PartsTransform,
   type Register,
   type RegisteredEnv,
   type RegisteredSession,
@@ -38,7 +39,7 @@ export type {
 export { defaultLimits, type Limits } from "./context/limits.ts";
 export type { RequestIdOptions } from "./context/request-id.ts";
 export type { RequestInfo } from "./context/request-info.ts";
-export type { ResponseBody, ResponseState, TransformOf } from "./context/response-state.ts";
+export type { PartsTransformOf, ResponseBody, ResponseState, TransformOf } from "./context/response-state.ts";
 export type {
   DeclaringMiddleware,
   HeaderDoc,
@@ -99,6 +100,7 @@ export {
 export type { ErrorFormat, ErrorRendering } from "./errors/render-error.ts";
 export { HtmlString, html, raw, unescaped } from "./http/html.ts";
 export { isLocalPath } from "./http/location.ts";
+export type { ResponseParts } from "./http/response-parts.ts";
 export type { InferParams, ParamsDeclaration, SourceParam } from "./params/parse-params.ts";
 export { UploadedFile } from "./params/part-head.ts";
 export { type ReadBodyOptions, readBody } from "./params/read-body.ts";

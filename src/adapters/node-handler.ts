@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { fetchOn } from "../app/states.ts";
+import { type PartsFetch, partsOn } from "../app/states.ts";
 import { nextRequestId } from "../context/request-id.ts";
-import type { RuntimeFetch } from "../runtime/runtime.ts";
+import { partsOf, type ResponseParts } from "../http/response-parts.ts";
 import { nodeRuntime, toRequest } from "./node-request.ts";
-import { answerError, writeResponse } from "./node-response.ts";
+import { answerError, writeParts } from "./node-response.ts";
 
 /** Anything with a Fetch-API `fetch` — a Portico app. */
 export interface FetchApp {
@@ -43,31 +43,39 @@ export function handle(
   res: ServerResponse,
   listening: string,
 ): void {
-  let result: Promise<Response> | Response;
+  let result: ResponseParts | Promise<ResponseParts>;
   try {
-    result = nodeFetch(app)(toRequest(incoming, res, listening));
+    result = nodeAnswer(app)(toRequest(incoming, res, listening));
   } catch (error) {
     fail(app, res, error);
     return;
   }
-  if (!(result instanceof Promise)) writeResponse(result, res, app);
+  if (!(result instanceof Promise)) writeParts(result, res, app);
   else
     result.then(
-      (response) => writeResponse(response, res, app),
+      (parts) => writeParts(parts, res, app),
       (error: unknown) => fail(app, res, error),
     );
 }
 
-const fetches = new WeakMap<FetchApp, RuntimeFetch>();
+const answers = new WeakMap<FetchApp, PartsFetch>();
 
-/** The app's `fetch` for requests this adapter serves: a Portico app's is told the Node runtime. */
-export function nodeFetch(app: FetchApp): RuntimeFetch {
-  let fetch = fetches.get(app);
-  if (fetch === undefined) {
-    fetch = fetchOn(app, nodeRuntime) ?? ((request) => app.fetch(request));
-    fetches.set(app, fetch);
+/**
+ * The app's answer, as parts, for requests this adapter serves: a Portico app's is told the Node
+ * runtime and never builds a `Response`; any other app's `Response` is taken apart.
+ */
+export function nodeAnswer(app: FetchApp): PartsFetch {
+  let answer = answers.get(app);
+  if (answer === undefined) {
+    answer =
+      partsOn(app, nodeRuntime) ??
+      ((request) => {
+        const response = app.fetch(request);
+        return response instanceof Promise ? response.then(partsOf) : partsOf(response);
+      });
+    answers.set(app, answer);
   }
-  return fetch;
+  return answer;
 }
 
 // app.fetch never throws nor rejects for a Portico app; another FetchApp might.

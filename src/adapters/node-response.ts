@@ -4,8 +4,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { nextRequestId } from "../context/request-id.ts";
-import { responseParts } from "../fast-path/fast-path.ts";
 import { ResponseHeaders } from "../http/response-headers.ts";
+import type { ResponseParts } from "../http/response-parts.ts";
 import { nodeFileOf } from "./files.ts";
 
 /** What the adapter needs of the app to answer on its own: where to log, and the id header. */
@@ -17,7 +17,6 @@ export interface Reporting {
 /** Node header values from a `Headers`, with every `Set-Cookie` kept apart. */
 export function toNodeHeaders(headers: Headers): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
-  // (Portico's own `ResponseHeaders` never get here: `write` sends them as a flat list.)
   for (const [name, value] of headers) {
     if (name === "set-cookie") continue;
     out[name] = value;
@@ -28,72 +27,72 @@ export function toNodeHeaders(headers: Headers): OutgoingHttpHeaders {
 }
 
 /**
- * Writes a response to a Node response. Portico's own responses are written from their parts: a
- * string or bytes body in one `end()` call with a `Content-Length`; any other `Response` is read.
- * Streams go through `pipeline` (backpressure, and cleanup when either side fails). Whatever a handler
- * put in the response, Node refusing it (a header value Fetch allows but HTTP does not) never takes the
- * process down: the client gets a 500, and the failure is logged with the request id.
+ * Writes a response's parts to a Node response: a string or bytes body in one `end()` call with its
+ * `Content-Length`; Portico's own headers as one flat list (`writeHead(status, [name, value, …])`), a
+ * runtime's `Headers` as an object. Streams go through `pipeline` (backpressure, and cleanup when either
+ * side fails). Whatever a handler put in the response, Node refusing it (a header value Fetch allows but
+ * HTTP does not) never takes the process down: the client gets a 500, and the failure is logged with
+ * the request id.
  */
-export function writeResponse(response: Response, res: ServerResponse, app: Reporting): void {
+export function writeParts(parts: ResponseParts, res: ServerResponse, app: Reporting): void {
   try {
-    write(response, res);
+    write(parts, res);
   } catch (error) {
     const idHeader = app.requestIdHeader ?? "x-request-id";
-    const id = headerOf(response, idHeader) ?? nextRequestId();
+    const id = headerOf(parts, idHeader) ?? nextRequestId();
     (app.logger ?? console).error(`[portico] the response to request ${id} could not be written`, error);
     answerError(res, 500, idHeader, id);
   }
 }
 
-function write(response: Response, res: ServerResponse): void {
-  const parts = responseParts(response);
-  const body = parts ? parts.body : response.body;
-  // Portico's own headers go as one flat list (`writeHead(status, [name, value, …])`); others as an object.
-  if (parts?.headers instanceof ResponseHeaders) {
+function write(parts: ResponseParts, res: ServerResponse): void {
+  const { status, body } = parts;
+  const known = typeof body === "string" || body instanceof Uint8Array;
+  if (parts.headers instanceof ResponseHeaders) {
     const flat = parts.headers.flat();
-    if (typeof body === "string" || body instanceof Uint8Array) {
+    if (known) {
       // The length of the bytes sent, over any the app set: one `Content-Length` line, always right.
       const length = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
       const at = flatIndex(flat, "content-length");
       if (at >= 0) flat[at + 1] = length;
       else flat.push("content-length", length);
-      res.writeHead(response.status, flat);
-      res.end(body);
-    } else {
-      res.writeHead(response.status, flat);
-      sendBody(body, res);
     }
+    writeHead(res, status, parts.statusText, flat);
+    if (known) res.end(body);
+    else sendBody(body, res);
     closeUnread(res, flatValue(flat, "connection"));
     return;
   }
-  const headers: OutgoingHttpHeaders = parts
-    ? parts.headers instanceof Headers
-      ? toNodeHeaders(parts.headers)
-      : // A plain object is built for this one response: written into directly.
-        (parts.headers as OutgoingHttpHeaders)
-    : toNodeHeaders(response.headers);
-  if (typeof body === "string" || body instanceof Uint8Array) {
-    headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
-    res.writeHead(response.status, headers);
-    res.end(body);
-  } else {
-    res.writeHead(response.status, headers);
-    sendBody(body, res);
-  }
+  const headers = toNodeHeaders(parts.headers);
+  if (known) headers["content-length"] = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  writeHead(res, status, parts.statusText, headers);
+  if (known) res.end(body);
+  else sendBody(body, res);
   closeUnread(res, headers.connection);
+}
+
+function writeHead(
+  res: ServerResponse,
+  status: number,
+  statusText: string | undefined,
+  headers: string[] | OutgoingHttpHeaders,
+): void {
+  if (statusText === undefined) res.writeHead(status, headers);
+  else res.writeHead(status, statusText, headers);
 }
 
 // A body that is neither text nor bytes: nothing, a file `serveStatic()` chose (piped from the file
 // itself, without web streams), or a stream.
-function sendBody(body: unknown, res: ServerResponse): void {
+function sendBody(body: ResponseParts["body"], res: ServerResponse): void {
   if (body === null) {
     res.end();
     return;
   }
   const file = nodeFileOf(body);
+  const stream = body instanceof Blob ? body.stream() : body;
   const source = file
     ? createReadStream(file.path, { start: file.start, end: file.end, highWaterMark: 64 * 1024 })
-    : Readable.fromWeb(body as NodeReadableStream);
+    : Readable.fromWeb(stream as NodeReadableStream);
   pipeline(source, res).catch(() => {
     // The client went away or the body stream failed; pipeline has destroyed both sides.
   });
@@ -114,15 +113,9 @@ function flatValue(flat: readonly string[], name: string): string | undefined {
   return at < 0 ? undefined : flat[at + 1];
 }
 
-function headerOf(response: Response, name: string): string | undefined {
+function headerOf(parts: ResponseParts, name: string): string | undefined {
   try {
-    const parts = responseParts(response);
-    const headers = parts ? parts.headers : response.headers;
-    return (
-      (headers instanceof Headers || headers instanceof ResponseHeaders
-        ? headers.get(name)
-        : headers[name]) ?? undefined
-    );
+    return parts.headers.get(name) ?? undefined;
   } catch {
     return undefined;
   }

@@ -2,8 +2,9 @@ import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import * as wsModule from "ws";
 import { type WebSocket, WebSocketServer } from "ws";
+import type { ResponseParts } from "../http/response-parts.ts";
 import type { Broadcast, OpenSocket, SocketTransport, UpgradeShim } from "../runtime/runtime.ts";
-import { type FetchApp, nodeFetch } from "./node-handler.ts";
+import { type FetchApp, nodeAnswer } from "./node-handler.ts";
 import { releaseUpgraded, toRequest } from "./node-request.ts";
 import { toNodeHeaders } from "./node-response.ts";
 
@@ -25,8 +26,8 @@ export class NodeUpgrades {
       return undefined;
     };
     const request = toRequest(incoming, undefined, listening, shim);
-    Promise.resolve(nodeFetch(app)(request))
-      .then((response) => (response.status === 101 ? undefined : writeRefusal(socket, response)))
+    Promise.resolve(nodeAnswer(app)(request))
+      .then((parts) => (parts.status === 101 ? undefined : writeRefusal(socket, parts)))
       .catch(() => refuse(socket, 500));
   }
 
@@ -145,8 +146,8 @@ function transport(ws: WebSocket): SocketTransport {
 }
 
 // The app answered an upgrade request with an ordinary response (401, 404, 426…): write it as HTTP/1.1.
-async function writeRefusal(socket: Duplex, response: Response): Promise<void> {
-  const body = new Uint8Array(await response.arrayBuffer());
+async function writeRefusal(socket: Duplex, response: ResponseParts): Promise<void> {
+  const body = new Uint8Array(await new Response(response.body as BodyInit | null).arrayBuffer());
   const headers = toNodeHeaders(response.headers);
   headers["content-length"] = String(body.byteLength);
   headers.connection = "close";

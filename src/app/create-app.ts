@@ -15,7 +15,7 @@ import { type BunWebSocketHandlers, bunWebSocketHandlers } from "../ws/bun-handl
 import { checkCloseCode } from "../ws/socket-controller.ts";
 import { type AppOptions, addressLookup, topicHub } from "./app-options.ts";
 import { type AppRoute, type AppState, consoleLogger, type Logger } from "./app-state.ts";
-import { dispatch } from "./dispatch.ts";
+import { dispatchFetch } from "./dispatch.ts";
 import { inProcessRequest } from "./in-process.ts";
 import { closeApp } from "./lifecycle.ts";
 import { type RouteInfo, routeInfo } from "./route-info.ts";
@@ -111,7 +111,8 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
     this.logger = state.logger;
     const runtime = options.runtime ?? NO_RUNTIME;
     registerState(this, state);
-    this.fetch = (request, env, executionContext) => dispatch(state, request, env, executionContext, runtime);
+    this.fetch = (request, env, executionContext) =>
+      dispatchFetch(state, request, env, executionContext, runtime);
   }
 
   /**

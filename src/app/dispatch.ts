@@ -6,6 +6,8 @@ import { badRequestError } from "../errors/http-error.ts";
 import { hostOf, originFormOf } from "../fast-path/fast-path.ts";
 import { checkOriginForm } from "../http/origin-form.ts";
 import { checkTarget, type RequestTarget } from "../http/request-target.ts";
+import { ResponseHeaders } from "../http/response-headers.ts";
+import { type ResponseParts, toResponse } from "../http/response-parts.ts";
 import { WS_METHOD } from "../router/route-table.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { isUpgradeRequest } from "../ws/upgrade.ts";
@@ -22,8 +24,8 @@ import { runChain } from "./run-chain.ts";
  * 3. find its route (router/route-table.ts), or what answers an unmatched path;
  * 4. run the middleware around the route's step (run-chain.ts: endpoint, block, or websocket upgrade);
  *    an error becomes its response right where it is thrown (rescue.ts), so middleware still sees it;
- * 5. build the response (respond.ts).
- * Synchronous work gets its `Response` synchronously; the promise, when there is one, never rejects.
+ * 5. build the response as parts (respond.ts), which the runtime's side writes.
+ * Synchronous work gets its parts synchronously; the promise, when there is one, never rejects.
  */
 export function dispatch(
   state: AppState,
@@ -31,7 +33,7 @@ export function dispatch(
   env: unknown,
   executionContext: ExecutionContext | undefined,
   runtime: Runtime,
-): Response | Promise<Response> {
+): ResponseParts | Promise<ResponseParts> {
   if (!state.started) return afterStart(state, request, env, executionContext, runtime);
   const host = hostOf(request);
   const form = originFormOf(request);
@@ -53,6 +55,18 @@ export function dispatch(
   return handOver(state, ctx, respond(state, ctx, scopes));
 }
 
+/** {@link dispatch} for a runtime that takes a `Response` (`app.fetch`): the parts made one, here only. */
+export function dispatchFetch(
+  state: AppState,
+  request: Request,
+  env: unknown,
+  executionContext: ExecutionContext | undefined,
+  runtime: Runtime,
+): Response | Promise<Response> {
+  const parts = dispatch(state, request, env, executionContext, runtime);
+  return parts instanceof Promise ? parts.then(toResponse) : toResponse(parts);
+}
+
 // A request that comes before the app's `onStart()` hooks have run (an app served without an adapter's
 // `serve()`, which runs them first) waits for them; if they failed, it is answered 503.
 function afterStart(
@@ -61,10 +75,14 @@ function afterStart(
   env: unknown,
   executionContext: ExecutionContext | undefined,
   runtime: Runtime,
-): Promise<Response> {
+): Promise<ResponseParts> {
   return startApp(state).then(
     () => dispatch(state, request, env, executionContext, runtime),
-    () => new Response("The app failed to start", { status: 503, headers: { "content-type": "text/plain" } }),
+    () => {
+      const headers = new ResponseHeaders();
+      headers.setOwn("content-type", "text/plain; charset=utf-8");
+      return { status: 503, headers, body: "The app failed to start" };
+    },
   );
 }
 
@@ -73,14 +91,14 @@ function afterStart(
 function handOver(
   state: AppState,
   ctx: Context,
-  response: Response | Promise<Response>,
-): Response | Promise<Response> {
-  if (response instanceof Promise) return response.then((made) => handOver(state, ctx, made) as Response);
+  parts: ResponseParts | Promise<ResponseParts>,
+): ResponseParts | Promise<ResponseParts> {
+  if (parts instanceof Promise) return parts.then((made) => handOver(state, ctx, made) as ResponseParts);
   const built = ctx.response;
   const body = built.raw !== undefined ? built.raw.body : built.body;
   if (!(body instanceof ReadableStream)) ctx.answered();
-  ctx.handedOver(response, state.logger);
-  return response;
+  ctx.handedOver(parts, state.logger);
+  return parts;
 }
 
 const NO_PARAMS = Object.freeze(dictionary<string>());
@@ -141,10 +159,10 @@ function refuse(
   env: unknown,
   executionContext: ExecutionContext | undefined,
   runtime: Runtime,
-): Response {
+): ResponseParts {
   const info = new RequestInfo(request, INVALID_TARGET, id, NO_PARAMS, state.clientAddress, runtime, env);
   const ctx = new Context(info, env, executionContext, state.limits);
   ctx.response.headers.set("connection", "close");
   renderDefault(state, ctx, badRequestError(reason));
-  return respond(state, ctx, [state.root]) as Response;
+  return respond(state, ctx, [state.root]) as ResponseParts;
 }

@@ -1,8 +1,8 @@
-import type { Context, ResponseTransform } from "../context/context.ts";
-import type { ResponseBody } from "../context/response-state.ts";
-import { FastResponse, writesParts } from "../fast-path/fast-path.ts";
+import type { Context } from "../context/context.ts";
+import type { PartsTransformOf, ResponseBody, TransformOf } from "../context/response-state.ts";
 import { checkFieldValue } from "../http/field-value.ts";
 import { ResponseHeaders } from "../http/response-headers.ts";
+import { partsOf, type ResponseParts, toResponse } from "../http/response-parts.ts";
 import { appendVary } from "../http/vary.ts";
 import type { Scope } from "../router/scope.ts";
 import { renderView } from "../view/render-view.ts";
@@ -12,94 +12,122 @@ import { lastResortResponse, rescue } from "./rescue.ts";
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const encoder = new TextEncoder();
-// The bytes of responses built for transforms, so that `etag` and `compress` need not read them back.
-const knownBodies = new WeakMap<Response, Uint8Array<ArrayBuffer>>();
+
+type Transform = TransformOf<Context> | PartsTransformOf<Context>;
 
 /**
- * The body of a response Portico built from known bytes (a string, bytes, a rendered view) for the
- * response transforms, or `undefined` for any other response (which the caller then reads itself).
- */
-export function bytesOf(response: Response): Uint8Array<ArrayBuffer> | undefined {
-  return knownBodies.get(response);
-}
-// What Bun and the Node adapter get back once they answered a websocket handshake themselves.
-const SWITCHED = new FastResponse({ status: 101, headers: {}, body: null }) as unknown as Response;
-
-/**
- * The response for a handled request. Building it can fail (a bad status or header, a renderer that
- * throws): the error is then rescued once more, and as a last resort a plain 500 is sent.
+ * The response for a handled request, as parts (`http/response-parts.ts`): the runtime's side writes
+ * them. Building it can fail (a bad status or header, a renderer that throws): the error is then
+ * rescued once more, and as a last resort a plain 500 is sent.
  */
 export function respond(
   state: AppState,
   ctx: Context,
   scopes: readonly Scope[],
-): Response | Promise<Response> {
-  if (state.hasWebSockets && wasUpgraded(ctx)) return SWITCHED;
+): ResponseParts | Promise<ResponseParts> {
+  // What Bun and the Node adapter get back once they answered a websocket handshake themselves.
+  if (state.hasWebSockets && wasUpgraded(ctx))
+    return { status: 101, headers: new ResponseHeaders(), body: null };
   try {
-    const transforms = ctx.response.transforms;
+    const transforms = ctx.response.transforms as readonly Transform[] | undefined;
     if (transforms !== undefined) return transformed(state, ctx, scopes, transforms);
-    return buildResponse(ctx, state.idHeader);
+    return buildParts(ctx, state.idHeader, false);
   } catch (error) {
-    const rescued = rescue(state, ctx, error, scopes);
-    return rescued instanceof Promise ? rescued.then(() => lastTry(state, ctx)) : lastTry(state, ctx);
+    return recover(state, ctx, scopes, error);
   }
 }
 
+function recover(
+  state: AppState,
+  ctx: Context,
+  scopes: readonly Scope[],
+  error: unknown,
+): ResponseParts | Promise<ResponseParts> {
+  const rescued = rescue(state, ctx, error, scopes);
+  return rescued instanceof Promise ? rescued.then(() => lastTry(state, ctx)) : lastTry(state, ctx);
+}
+
 // The transforms see the full body (HEAD included, so an ETag or encoding matches GET's); a body of
-// known bytes carries its length so they can tell it from a stream.
+// known bytes is bytes, its length in `Content-Length`, so they can tell it from a stream. A transform
+// of the `Response` form gets a `Response` made from the parts; one of the parts form, the parts of
+// whatever came before it.
 function transformed(
   state: AppState,
   ctx: Context,
   scopes: readonly Scope[],
-  transforms: readonly ResponseTransform[],
-): Response | Promise<Response> {
-  const recover = (error: unknown): Response | Promise<Response> => {
-    const rescued = rescue(state, ctx, error, scopes);
-    return rescued instanceof Promise ? rescued.then(() => lastTry(state, ctx)) : lastTry(state, ctx);
-  };
+  transforms: readonly Transform[],
+): ResponseParts | Promise<ResponseParts> {
+  const fail = (error: unknown) => recover(state, ctx, scopes, error);
   // Synchronous as long as the transforms are: a promise only from the first one that returns one.
-  const from = (index: number, response: Response): Response | Promise<Response> => {
+  const from = (
+    index: number,
+    parts: ResponseParts | undefined,
+    response: Response | undefined,
+  ): ResponseParts | Promise<ResponseParts> => {
     try {
       for (let i = index; i >= 0; i--) {
-        const out = transforms[i]!(response, ctx);
-        if (out instanceof Promise) return out.then((next) => from(i - 1, next), recover);
-        response = out;
+        const transform = transforms[i]!;
+        if (typeof transform === "function") {
+          const out = transform(response ?? toResponse(parts!), ctx);
+          if (out instanceof Promise) return out.then((next) => from(i - 1, undefined, next), fail);
+          response = out;
+          parts = undefined;
+        } else {
+          const given = parts ?? ownParts(response!);
+          const out = transform.parts(given, ctx);
+          if (out instanceof Promise) return out.then((next) => from(i - 1, next, undefined), fail);
+          parts = out;
+          response = undefined;
+        }
       }
-      return withoutBodyForHead(ctx, response);
+      return finalParts(ctx, parts ?? partsOf(response!));
     } catch (error) {
-      return recover(error);
+      return fail(error);
     }
   };
-  return from(transforms.length - 1, buildResponse(ctx, state.idHeader, true));
+  return from(transforms.length - 1, buildParts(ctx, state.idHeader, true), undefined);
 }
 
-function withoutBodyForHead(ctx: Context, response: Response): Response {
-  if (ctx.request.method !== "HEAD" || response.body === null) return response;
-  response.body.cancel().catch(() => {});
-  return new Response(null, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+// Parts of a `Response` for a transform to change: headers of their own (a returned Response's may be
+// immutable), unless it is a handshake answer, which passes as it is.
+function ownParts(response: Response): ResponseParts {
+  const parts = partsOf(response);
+  if (parts.status !== 101) parts.headers = new Headers(response.headers);
+  return parts;
 }
 
-function lastTry(state: AppState, ctx: Context): Response {
+// What the transforms made, checked as `new Response()` would (so that every runtime refuses the same),
+// and without a body for HEAD.
+function finalParts(ctx: Context, parts: ResponseParts): ResponseParts {
+  const status = parts.status;
+  if (!Number.isInteger(status) || ((status < 200 || status > 599) && status !== 101)) {
+    throw new RangeError(`Response status must be an integer from 200 to 599, got ${status}`);
+  }
+  const body = parts.body;
+  if (ctx.request.method !== "HEAD" || body === null) return parts;
+  if (body instanceof ReadableStream) body.cancel().catch(() => {});
+  return { ...parts, body: null };
+}
+
+function lastTry(state: AppState, ctx: Context): ResponseParts {
   try {
-    return buildResponse(ctx, state.idHeader);
+    return buildParts(ctx, state.idHeader, false);
   } catch (error) {
     state.logger.error(`[portico] the response of request ${ctx.request.id} could not be built`, error);
-    const response = lastResortResponse();
-    response.headers.set(state.idHeader, ctx.request.id);
-    return response;
+    const parts = partsOf(lastResortResponse());
+    parts.headers.set(state.idHeader, ctx.request.id);
+    return parts;
   }
 }
 
 /**
- * Builds the `Response` from `ctx.response`: the `Response` a handler returned (copied, never
- * modified: it may be shared between requests), or the view rendered by `Accept`, or the written
- * body; with the request id, and without a body for HEAD.
+ * The parts of `ctx.response`: the `Response` a handler returned (its headers copied, never modified: it
+ * may be shared between requests), or the view rendered by `Accept`, or the written body; with the
+ * request id, and without a body for HEAD. For the transforms (`toTransform`), a body of known bytes is
+ * bytes with its `Content-Length`, and the headers a copy: what they set must not reach an error
+ * response built after them.
  */
-function buildResponse(ctx: Context, idHeader: string, toTransform = false): Response {
+function buildParts(ctx: Context, idHeader: string, toTransform: boolean): ResponseParts {
   const state = ctx.response;
   const head = !toTransform && ctx.request.method === "HEAD";
   if (state.raw !== undefined) return fromReturned(state.raw, ctx, idHeader, head);
@@ -113,87 +141,52 @@ function buildResponse(ctx: Context, idHeader: string, toTransform = false): Res
     vary = rendered.negotiated;
   }
   const status = state.status;
+  // A status `new Response()` would refuse is refused here, on every runtime alike.
+  if (!Number.isInteger(status) || status < 200 || status > 599) {
+    throw new RangeError(`Response status must be an integer from 200 to 599, got ${status}`);
+  }
+  if (typeof body === "object" && body !== null && !(body instanceof Uint8Array)) {
+    if (body instanceof ArrayBuffer) body = new Uint8Array(body);
+    else if (!(body instanceof ReadableStream)) {
+      // A form, search parameters or a `Blob`: the bytes and the type the standard gives them.
+      const made = new Response(body);
+      contentType ??= made.headers.get("content-type") ?? undefined;
+      body = body instanceof Blob ? body : made.body;
+    }
+  }
   // Every runtime would pick its own spelling; one default keeps responses identical everywhere.
-  if (
-    contentType === undefined &&
-    typeof body === "string" &&
-    body !== "" &&
-    !(state.hasHeaders && state.headers.has("content-type"))
-  ) {
+  if (contentType === undefined && typeof body === "string" && body !== "") {
     contentType = "text/plain; charset=utf-8";
   }
   if (head || NULL_BODY_STATUS.has(status)) body = null;
-  else if (body instanceof ArrayBuffer) body = new Uint8Array(body);
   let length: number | undefined;
   if (toTransform && (typeof body === "string" || body instanceof Uint8Array)) {
     if (typeof body === "string") body = encoder.encode(body);
     length = body.byteLength;
   }
-  let headers: Record<string, string> | Headers;
-  if (!state.hasHeaders && !toTransform) {
-    headers = { [idHeader]: ctx.request.id };
-    if (contentType !== undefined) headers["content-type"] = contentType;
-    if (vary) headers.vary = "Accept";
-    if (length !== undefined) headers["content-length"] = String(length);
-  } else {
-    // For transforms, a copy: what they set must not reach an error response built after them.
-    // Their values were checked as they were set (http/field-value.ts).
-    if (!toTransform) headers = state.headers;
-    else headers = state.hasHeaders ? new Headers(state.headers) : new Headers();
-    // The id and the content type are Portico's own: an incoming id was checked when it was taken.
-    if (headers instanceof ResponseHeaders) {
-      headers.setOwn(idHeader, ctx.request.id);
-      if (contentType !== undefined) headers.setOwn("content-type", contentType);
-    } else {
-      headers.set(idHeader, ctx.request.id);
-      if (contentType !== undefined) headers.set("content-type", contentType);
+  let headers: ResponseHeaders;
+  if (!state.hasHeaders) headers = new ResponseHeaders();
+  else {
+    headers = state.headers as ResponseHeaders;
+    if (toTransform) headers = headers.copy();
+    // The app's own type wins over the default and over a form's.
+    if (contentType !== undefined && state.view === undefined && headers.hasOwn("content-type")) {
+      contentType = undefined;
     }
-    if (vary) appendVary(headers, "Accept");
-    if (length !== undefined) headers.set("content-length", String(length));
   }
-  if (
-    body === null ||
-    typeof body === "string" ||
-    body instanceof Uint8Array ||
-    body instanceof ReadableStream
-  ) {
-    const response = writesParts(ctx.request.source)
-      ? (new FastResponse({ status, headers, body }) as unknown as Response)
-      : standardResponse(body as ConstructorParameters<typeof Response>[0], status, headers);
-    if (length !== undefined) knownBodies.set(response, body as Uint8Array<ArrayBuffer>);
-    return response;
-  }
-  return new Response(body as ConstructorParameters<typeof Response>[0], { status, headers });
-}
-
-// Bun and Deno fill a new Response's headers from a record in its init far more slowly than they set
-// them on the Response once made: a body and two headers (the id and the type) cost Deno 1,965 ns
-// against 442, and Bun 416 against 301 (mitata). So a record (the common case: no header set by the
-// app) and the app's `ResponseHeaders` (http/response-headers.ts: plain values, unsorted) are set
-// after; `set` replaces the type the constructor gives a string body, and a body whose type the
-// constructor makes (form data, a Blob) never comes here. A runtime's own `Headers` (a transform's
-// copy) goes through the init: Deno sorts and combines a `Headers` on every iteration, which the init
-// does once.
-function standardResponse(
-  body: ConstructorParameters<typeof Response>[0],
-  status: number,
-  headers: Record<string, string> | Headers,
-): Response {
-  if (headers instanceof Headers) return new Response(body, { status, headers });
-  const response = new Response(body, status === 200 ? undefined : { status });
-  const target = response.headers;
-  if (headers instanceof ResponseHeaders) {
-    // Set first (replacing the type the constructor gave), then appended as the app appended.
-    headers.send((name, value, first) => (first ? target.set(name, value) : target.append(name, value)));
-  } else for (const name in headers) target.set(name, headers[name]!);
-  return response;
+  // The id and the content type are Portico's own: an incoming id was checked when it was taken.
+  headers.setOwn(idHeader, ctx.request.id);
+  if (contentType !== undefined) headers.setOwn("content-type", contentType);
+  if (vary) appendVary(headers, "Accept");
+  if (length !== undefined) headers.setOwn("content-length", String(length));
+  return { status, headers, body: body as ResponseParts["body"] };
 }
 
 // A returned Response keeps its status, body and headers; headers set on ctx.response are added where
 // it has none of its own (so CORS-style middleware headers survive), and the id is always set — on a
 // copy, since the same Response object may be returned to every request (a shared 204, say).
-function fromReturned(raw: Response, ctx: Context, idHeader: string, head: boolean): Response {
-  if (raw.status === 101) return raw;
+function fromReturned(raw: Response, ctx: Context, idHeader: string, head: boolean): ResponseParts {
+  if (raw.status === 101) return partsOf(raw);
   const headers = new Headers(raw.headers);
   checkValues(headers);
   headers.set(idHeader, ctx.request.id);
@@ -203,11 +196,9 @@ function fromReturned(raw: Response, ctx: Context, idHeader: string, head: boole
     }
   }
   if (head && raw.body !== null) raw.body.cancel().catch(() => {});
-  const body = head ? null : raw.body;
-  if (writesParts(ctx.request.source)) {
-    return new FastResponse({ status: raw.status, headers, body }) as unknown as Response;
-  }
-  return new Response(body, { status: raw.status, statusText: raw.statusText, headers });
+  const parts: ResponseParts = { status: raw.status, headers, body: head ? null : raw.body };
+  if (raw.statusText !== "") parts.statusText = raw.statusText;
+  return parts;
 }
 
 function checkValues(headers: Headers): void {

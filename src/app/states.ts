@@ -1,9 +1,11 @@
 // What server adapters reach of a Portico app beyond its public API, through its state: its `fetch`
-// for their own runtime, its start, and the first step of its close.
+// for their own runtime (or its answers as parts, for a server that writes them), its start, and the
+// first step of its close.
 import type { ExecutionContext } from "../context/context.ts";
+import type { ResponseParts } from "../http/response-parts.ts";
 import type { Runtime, RuntimeFetch } from "../runtime/runtime.ts";
 import type { AppState } from "./app-state.ts";
-import { dispatch } from "./dispatch.ts";
+import { dispatch, dispatchFetch } from "./dispatch.ts";
 import { closeSockets, startApp } from "./lifecycle.ts";
 
 // Each app's state.
@@ -22,7 +24,20 @@ export function fetchOn(app: object, runtime: Runtime): RuntimeFetch | undefined
   const state = states.get(app);
   if (state === undefined) return undefined;
   return (request, env, executionContext) =>
-    dispatch(state, request, env, executionContext as ExecutionContext | undefined, runtime);
+    dispatchFetch(state, request, env, executionContext as ExecutionContext | undefined, runtime);
+}
+
+/** Answers a request as parts (`http/response-parts.ts`), for a server that writes them itself. */
+export type PartsFetch = (request: Request) => ResponseParts | Promise<ResponseParts>;
+
+/**
+ * A Portico app's answer as parts for requests a given runtime serves (the Node adapter writes them
+ * without a `Response`), or `undefined` for any other object.
+ */
+export function partsOn(app: object, runtime: Runtime): PartsFetch | undefined {
+  const state = states.get(app);
+  if (state === undefined) return undefined;
+  return (request) => dispatch(state, request, undefined, undefined, runtime);
 }
 
 /** Runs a Portico app's `onStart()` hooks (once); resolves at once for any other object. */

@@ -1,11 +1,12 @@
 import { hostOf } from "../fast-path/fast-path.ts";
 import { checkTarget } from "../http/request-target.ts";
+import type { ResponseParts } from "../http/response-parts.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { dictionary } from "./dictionary.ts";
 import { defaultLimits, type Limits } from "./limits.ts";
 import { nextRequestId } from "./request-id.ts";
 import { RequestInfo } from "./request-info.ts";
-import { ResponseState } from "./response-state.ts";
+import { type PartsTransformOf, ResponseState } from "./response-state.ts";
 import { type Session, sessionOf } from "./session.ts";
 
 /**
@@ -13,6 +14,12 @@ import { type Session, sessionOf } from "./session.ts";
  * HEAD; the body is dropped afterwards), returns the one to send.
  */
 export type ResponseTransform = (response: Response, ctx: Context<unknown>) => Response | Promise<Response>;
+
+/**
+ * Rewrites the built response as plain parts (status, headers, body: a `Uint8Array` when its bytes are
+ * known), without a `Response` being built for it; `etag()` and `compress()` are written so.
+ */
+export type PartsTransform = PartsTransformOf<Context<unknown>>;
 
 /** What Workers (and other hosts) pass to `fetch` as the third argument. */
 export interface ExecutionContext {
@@ -66,7 +73,7 @@ export class Context<TEnv = RegisteredEnv> {
   #signal: AbortSignal | undefined = undefined;
   #abortSources: AbortSignal[] | undefined = undefined;
   #answered = false;
-  #handedOver: ((response: Response) => void)[] | undefined = undefined;
+  #handedOver: ((response: ResponseParts) => void)[] | undefined = undefined;
 
   /** Builds a context; use {@link createContext} in tests. */
   constructor(
@@ -112,7 +119,7 @@ export class Context<TEnv = RegisteredEnv> {
    * streaming), after every response transform: what `logger()` reports (a 304 from `etag()`), and
    * what the request left behind (a streamed upload the handler never read).
    */
-  whenHandedOver(callback: (response: Response) => void): void {
+  whenHandedOver(callback: (response: ResponseParts) => void): void {
     if (this.#handedOver === undefined) this.#handedOver = [callback];
     else this.#handedOver.push(callback);
   }
@@ -121,7 +128,7 @@ export class Context<TEnv = RegisteredEnv> {
    * The response was handed to the runtime (the core calls it): runs the `whenHandedOver` callbacks,
    * each error logged (the response is on its way: nothing can change it any more).
    */
-  handedOver(response: Response, logger: { error(message: string, error?: unknown): void }): void {
+  handedOver(response: ResponseParts, logger: { error(message: string, error?: unknown): void }): void {
     const callbacks = this.#handedOver;
     if (callbacks === undefined) return;
     this.#handedOver = undefined;

@@ -1,4 +1,5 @@
 import { ResponseHeaders } from "../http/response-headers.ts";
+import type { ResponseParts } from "../http/response-parts.ts";
 import type { View } from "../view/define-view.ts";
 
 /** What a response body may be set to. */
@@ -18,6 +19,16 @@ export type ResponseBody =
  */
 export type TransformOf<TContext> = (response: Response, ctx: TContext) => Response | Promise<Response>;
 
+/**
+ * A response transform of the parts form, for the context type `TContext`: it reads and rewrites the
+ * response as plain parts (status, headers, body), so that no `Response` is built for it — what `etag()`
+ * and `compress()` use. A body of known bytes is a `Uint8Array` there, its length in `Content-Length`.
+ */
+export interface PartsTransformOf<TContext> {
+  /** Returns the parts to send (the same object, changed, or new ones). */
+  readonly parts: (parts: ResponseParts, ctx: TContext) => ResponseParts | Promise<ResponseParts>;
+}
+
 const encoder = new TextEncoder();
 
 /** The response being built: status, headers, view and body. Turned into a `Response` after the handler. */
@@ -30,7 +41,7 @@ export class ResponseState<TContext = unknown> {
   raw: Response | undefined = undefined;
   #headers: ResponseHeaders | undefined = undefined;
   #body: ResponseBody = null;
-  #transforms: TransformOf<TContext>[] | undefined = undefined;
+  #transforms: (TransformOf<TContext> | PartsTransformOf<TContext>)[] | undefined = undefined;
 
   /** The response headers (created on first use; a value HTTP cannot carry is refused as it is set). */
   get headers(): Headers {
@@ -49,16 +60,21 @@ export class ResponseState<TContext = unknown> {
    * known then carries `Content-Length`; a stream does not. An error a transform throws is rescued
    * like a handler's, and the error response is sent untransformed.
    *
+   * A function gets and returns a standard `Response`; an object with a `parts` function gets and returns
+   * the response as plain parts (status, headers, body), which costs no `Response` (a body of known bytes
+   * is a `Uint8Array` there).
+   *
    * @example
    * ctx.response.transform((response) => { response.headers.set("x-served-by", "a"); return response; });
+   * ctx.response.transform({ parts: (parts) => { parts.headers.set("x-served-by", "a"); return parts; } });
    */
-  transform(fn: TransformOf<TContext>): void {
+  transform(fn: TransformOf<TContext> | PartsTransformOf<TContext>): void {
     this.#transforms ??= [];
     this.#transforms.push(fn);
   }
 
   /** The transforms added, innermost last; `undefined` when none was. */
-  get transforms(): readonly TransformOf<TContext>[] | undefined {
+  get transforms(): readonly (TransformOf<TContext> | PartsTransformOf<TContext>)[] | undefined {
     return this.#transforms;
   }
 

@@ -1,12 +1,12 @@
-// The fast path: a request and a response that pass for the standard `Request` and `Response`
-// (`instanceof` holds, every member answers) but are built from their parts, so that a server that can
-// read those parts directly (the Node adapter) never pays for the standard objects it does not use.
-// What it saves, measured with `npm run bench:quick` on Node 20 (0.1, AMD EPYC, 2 cores): writing
-// responses from their parts instead of building a `Response`, S1 50.8k → 72.7k req/s; reading bodies
-// straight from the socket instead of through a web stream, S4 19.0k → 54.3k req/s.
+// The fast path: a request that passes for the standard `Request` (`instanceof` holds, every member
+// answers) but is built from its parts, so that a server that can read those parts directly (the Node
+// adapter) never pays for the standard object it does not use. What it saves, measured with
+// `npm run bench:quick` on Node 20 (0.1, AMD EPYC, 2 cores): reading bodies straight from the socket
+// instead of through a web stream, S4 19.0k → 54.3k req/s. (Responses need no stand-in: the core builds
+// them as plain parts, `http/response-parts.ts`, which the Node adapter writes.)
 //
-// Each stand-in keeps the standard object's checks (a status out of range throws a `RangeError`, a body
-// read once is used) and builds the real object, once, for any member it does not answer itself.
+// The stand-in keeps the standard object's checks (a body read once is used) and builds the real
+// object, once, for any member it does not answer itself.
 
 /**
  * A `Request` stand-in that a server adapter extends: method, URL and Host are given at once; the
@@ -164,66 +164,6 @@ export abstract class FastRequest {
   }
 }
 
-/** The parts of a response built by Portico, for an adapter that writes them itself. */
-export interface ResponseParts {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>> | Headers;
-  readonly body: string | Uint8Array | ReadableStream<Uint8Array> | null;
-}
-
-/** A `Response` stand-in over its parts; the real `Response` is built only when something asks for it. */
-export class FastResponse {
-  readonly #parts: ResponseParts;
-  #real: Response | undefined = undefined;
-
-  constructor(parts: ResponseParts) {
-    const status = parts.status;
-    // As `new Response()` does (101 is the handshake answer a runtime already sent).
-    if (!Number.isInteger(status) || ((status < 200 || status > 599) && status !== 101)) {
-      throw new RangeError(`Response status must be an integer from 200 to 599, got ${status}`);
-    }
-    this.#parts = parts;
-  }
-
-  get status(): number {
-    return this.#parts.status;
-  }
-
-  get ok(): boolean {
-    const status = this.#parts.status;
-    return status >= 200 && status < 300;
-  }
-
-  get bodyUsed(): boolean {
-    return this.#real?.bodyUsed ?? false;
-  }
-
-  /**
-   * The headers: the parts' own `Headers` (so that a response transform reading or setting a header
-   * does not build the real response), even once the real response exists, which took a copy: what is
-   * set here is what the adapter writes, whatever was read before (`compress()` sets `Vary` after
-   * reading the body). Headers given as a record are the real response's.
-   */
-  get headers(): Headers {
-    const headers = this.#parts.headers;
-    return headers instanceof Headers ? headers : this.real().headers;
-  }
-
-  /** The parts, for the adapter to write, until the real response was built (it then owns the body). */
-  parts(): ResponseParts | undefined {
-    return this.#real === undefined ? this.#parts : undefined;
-  }
-
-  /** The standard `Response`, built on first use. */
-  real(): Response {
-    if (this.#real === undefined) {
-      const { body, status, headers } = this.#parts;
-      this.#real = new Response(body as ConstructorParameters<typeof Response>[0], { status, headers });
-    }
-    return this.#real;
-  }
-}
-
 // Every other member of the standard class is answered by the real object: getters and methods are
 // looked up on the native prototype once, here, instead of in a hand-written list.
 function inherit<TSelf extends { real(): object }>(prototype: object, standard: object): void {
@@ -248,7 +188,6 @@ function inherit<TSelf extends { real(): object }>(prototype: object, standard: 
 }
 
 inherit<FastRequest>(FastRequest.prototype, Request.prototype);
-inherit<FastResponse>(FastResponse.prototype, Response.prototype);
 
 /** The standard `Request` behind a request (itself, unless it is a stand-in). */
 export function toStandardRequest(request: Request): Request {
@@ -280,12 +219,10 @@ export function headerOf(request: Request, name: string): string | null {
     : request.headers.get(name);
 }
 
-/** True when the request came from an adapter that writes responses from their parts. */
-export function writesParts(request: Request): boolean {
-  return request instanceof FastRequest;
-}
-
-/** The parts of a stand-in response, or `undefined` for any other response (or one already made real). */
-export function responseParts(response: Response): ResponseParts | undefined {
-  return response instanceof FastResponse ? (response as FastResponse).parts() : undefined;
+/**
+ * A stand-in's whole body read straight from its source (`FastRequest.readBody`), or `null` for any
+ * other request, and for a stand-in whose standard request already owns the stream.
+ */
+export function bodyOf(request: Request, limit: number): Promise<Uint8Array | undefined> | null {
+  return request instanceof FastRequest ? (request as unknown as FastRequest).readBody(limit) : null;
 }

@@ -160,6 +160,19 @@ export class ResponseHeaders implements Headers {
     }
   }
 
+  /** Whether a header Portico names itself (lower case) is set, without checking the name. */
+  hasOwn(key: string): boolean {
+    return this.#names.includes(key);
+  }
+
+  /** A copy, whose changes do not reach these headers. */
+  copy(): ResponseHeaders {
+    const copy = new ResponseHeaders();
+    copy.#names.push(...this.#names);
+    copy.#values.push(...this.#values);
+    return copy;
+  }
+
   /**
    * The headers as one flat list, `[name, value, name, value, …]`, in the order set: a name's values
    * joined with `, `, every `Set-Cookie` its own line. What Node's `writeHead(status, list)` takes, with

@@ -1,9 +1,9 @@
-import { bytesOf } from "../app/respond.ts";
-import type { Context } from "../context/context.ts";
+import type { Context, PartsTransform } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
 import { defineError, type ErrorClass } from "../errors/define-error.ts";
 import { fingerprint } from "../http/fingerprint.ts";
 import { mediaTypeOf } from "../http/media-type.ts";
+import type { ResponseParts } from "../http/response-parts.ts";
 import { type DeclaringMiddleware, declaring } from "./declaring.ts";
 
 /** The error a failed `If-Match` gets (412). */
@@ -19,6 +19,7 @@ export interface EtagOptions {
 
 // Headers a 304 keeps (RFC 9110 §15.4.5): it describes the representation the client already has.
 const DROPPED_BY_304 = ["content-type", "content-length", "content-encoding", "content-range"];
+const encoder = new TextEncoder();
 const ENTITY_TAG = /(W\/)?"[\x21\x23-\x7e\x80-\xff]*"/g;
 
 /**
@@ -36,30 +37,30 @@ export function etag(
   options: EtagOptions = {},
 ): DeclaringMiddleware<{ readonly PreconditionFailed: ErrorClass<undefined> }> {
   const prefix = options.weak ? "W/" : "";
-  const tag = (response: Response, ctx: Context<unknown>): Response | Promise<Response> => {
-    if (response.status !== 200) return response;
-    // Known bytes first: reading `body` of Portico's own response would build the standard one.
-    const known = bytesOf(response);
-    if (known === undefined && response.body === null) return response;
-    const own = response.headers.get("etag");
+  const parts = (response: ResponseParts, ctx: Context<unknown>): ResponseParts | Promise<ResponseParts> => {
+    const body = response.body;
+    if (response.status !== 200 || body === null) return response;
+    const headers = response.headers;
+    const own = headers.get("etag");
     if (own !== null) return answer(response, own, ctx.request.headers);
-    if (
-      !response.headers.has("content-length") ||
-      mediaTypeOf(response.headers.get("content-type")) === "text/event-stream"
-    ) {
+    if (body instanceof Blob || mediaTypeOf(headers.get("content-type")) === "text/event-stream")
       return response;
-    }
-    const tagged = (bytes: Uint8Array<ArrayBuffer>, target: Response): Response => {
+    const tagged = (bytes: Uint8Array): ResponseParts => {
       const value = `${prefix}"${fingerprint(bytes)}"`;
-      target.headers.set("etag", value);
-      return answer(target, value, ctx.request.headers);
+      headers.set("etag", value);
+      return answer(response, value, ctx.request.headers);
     };
-    if (known !== undefined) return tagged(known, response);
-    return response.arrayBuffer().then((buffer) => {
-      const bytes = new Uint8Array(buffer);
-      return tagged(bytes, new Response(bytes, response));
+    // Known bytes (what a view renders, a written body) are tagged at once; a stream only when its length
+    // is said, read whole first.
+    if (typeof body === "string") return tagged(encoder.encode(body));
+    if (body instanceof Uint8Array) return tagged(body);
+    if (!headers.has("content-length")) return response;
+    return new Response(body).arrayBuffer().then((buffer) => {
+      response.body = new Uint8Array(buffer);
+      return tagged(response.body);
     });
   };
+  const tag: PartsTransform = { parts };
   const middleware: Middleware<unknown> = (ctx, next) => {
     const method = ctx.request.method;
     if (method === "GET" || method === "HEAD") ctx.response.transform(tag);
@@ -78,18 +79,21 @@ export function etag(
   });
 }
 
-function answer(response: Response, value: string, request: Headers): Response {
+function answer(response: ResponseParts, value: string, request: Headers): ResponseParts {
   const ifMatch = request.get("if-match");
   if (ifMatch !== null && !matches(ifMatch, value, true)) {
-    response.body?.cancel().catch(() => {});
+    cancel(response.body);
     throw new PreconditionFailed();
   }
   const ifNoneMatch = request.get("if-none-match");
   if (ifNoneMatch === null || !matches(ifNoneMatch, value, false)) return response;
-  response.body?.cancel().catch(() => {});
-  const headers = new Headers(response.headers);
-  for (const name of DROPPED_BY_304) headers.delete(name);
-  return new Response(null, { status: 304, headers });
+  cancel(response.body);
+  for (const name of DROPPED_BY_304) response.headers.delete(name);
+  return { status: 304, headers: response.headers, body: null };
+}
+
+function cancel(body: ResponseParts["body"]): void {
+  if (body instanceof ReadableStream) body.cancel().catch(() => {});
 }
 
 // RFC 9110 §8.8.3.2: strong comparison needs both tags strong and equal; weak ignores the W/.

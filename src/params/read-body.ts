@@ -1,7 +1,7 @@
 import type { Context } from "../context/context.ts";
 import { badRequestError, isHttpError, payloadTooLargeError } from "../errors/http-error.ts";
 import { bodyError, type ParamSource } from "../errors/param-errors.ts";
-import { FastRequest } from "../fast-path/fast-path.ts";
+import { bodyOf } from "../fast-path/fast-path.ts";
 import { ByteBuffer } from "../http/byte-buffer.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
@@ -45,8 +45,7 @@ export function readBody(ctx: Context, options: ReadBodyOptions = {}): Promise<U
 
 // On the Node adapter, straight from the socket, unless the standard request already owns the body.
 function readDirect(ctx: Context, limit: number): Promise<Uint8Array | undefined> | null {
-  const source = ctx.request.source;
-  return source instanceof FastRequest ? (source as unknown as FastRequest).readBody(limit) : null;
+  return bodyOf(ctx.request.source, limit);
 }
 
 function within(bytes: Uint8Array | undefined, limit: number): Uint8Array {

@@ -49,3 +49,41 @@ test("every file ARCHITECTURE.md names exists", () => {
   });
   assert.deepEqual(missing, []);
 });
+
+// The rules of "Where a change goes", each held by a test, not only by the table.
+const src = fileURLToPath(new URL("src/", root));
+
+function sources(folder: string): { file: string; code: string }[] {
+  return readdirSync(`${src}${folder}`, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => ({
+      file: `${folder}/${file}`,
+      // Code only: comments say what the code does not do.
+      code: readFileSync(`${src}${folder}/${file}`, "utf8")
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/^\s*\/\/.*$/gm, ""),
+    }));
+}
+
+const CORE = ["app", "context", "endpoint", "errors", "http", "params", "router", "schema", "view", "ws"];
+
+test("the fast path's stand-in is named only in src/fast-path/ and the adapters: the core asks its helpers", () => {
+  const naming = CORE.flatMap(sources)
+    .filter(({ code }) => /\bFastRequest\b/.test(code))
+    .map(({ file }) => file);
+  assert.deepEqual(naming, []);
+});
+
+test("the core makes responses as parts: no Response built in src/app/ but the last resort and a form's encoding", () => {
+  const built = sources("app").flatMap(({ file, code }) =>
+    [...code.matchAll(/new Response\(/g)].map(() => file),
+  );
+  assert.deepEqual(built.sort(), ["app/rescue.ts", "app/respond.ts"]);
+});
+
+test("middleware is written on the public API: nothing in src/middleware/ imports the app's core or the stand-ins", () => {
+  const reaching = sources("middleware").flatMap(({ file, code }) =>
+    [...code.matchAll(/from "\.\.\/(app|fast-path)\/[^"]+"/g)].map((match) => `${file} → ${match[0]}`),
+  );
+  assert.deepEqual(reaching, []);
+});

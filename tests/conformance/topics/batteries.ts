@@ -110,6 +110,37 @@ export const batteries: Topic = {
       r.use(etag());
       r.get("/", (ctx) => ctx.response.write(CACHED));
     });
+    // Both transform forms in one chain, around etag: the outer a Response's, the inner the parts'.
+    app.on("/b/transforms", (r) => {
+      r.use((ctx, next) => {
+        ctx.response.transform((response) => {
+          const out = new Response(response.body, response);
+          out.headers.set("x-outer", String(response.headers.get("x-inner")));
+          return out;
+        });
+        return next();
+      });
+      r.use(etag());
+      r.use((ctx, next) => {
+        ctx.response.transform({
+          parts(parts) {
+            if (ctx.request.query === "bad") parts.status = 1000;
+            if (ctx.request.query === "throw") throw new Error("transform failed");
+            const body = parts.body;
+            parts.headers.set(
+              "x-inner",
+              body instanceof Uint8Array ? `bytes ${body.byteLength}` : String(body),
+            );
+            if (body instanceof Uint8Array) parts.body = new TextDecoder().decode(body).toUpperCase();
+            return parts;
+          },
+        });
+        return next();
+      });
+      r.get("/", (ctx) => ctx.response.write("parts"));
+      // A redirect's headers are immutable: the parts transform gets a copy to change.
+      r.get("/returned", () => Response.redirect("https://example.com/next", 302));
+    });
     app.on("/b/deadline", (r) => {
       r.use(timeout(40));
       r.get("/", async (ctx) => {
@@ -192,6 +223,35 @@ export const batteries: Topic = {
           "/b/deadline/",
           503,
           "503 Handler Timeout — The request took longer than 40 ms to handle",
+        );
+      },
+    },
+    {
+      name: "response transforms of both forms in one chain, around etag: parts, then a Response, HEAD alike",
+      async run(c) {
+        const res = await c.fetch("/b/transforms/");
+        assert.equal(res.status, 200);
+        assert.equal(await res.text(), "PARTS");
+        assert.equal(res.headers.get("x-inner"), "bytes 5", "a known body is bytes for a parts transform");
+        assert.equal(res.headers.get("x-outer"), "bytes 5");
+        const tag = res.headers.get("etag");
+        assert.match(tag ?? "", /^"[\w-]{16}"$/);
+        const head = await c.fetch("/b/transforms/", { method: "HEAD" });
+        assert.equal(head.status, 200);
+        assert.equal(head.headers.get("etag"), tag, "HEAD is tagged as GET is");
+        assert.equal(await head.text(), "");
+        assert.equal((await c.fetch("/b/transforms/", { headers: { "if-none-match": tag! } })).status, 304);
+        const returned = await c.fetch("/b/transforms/returned", { redirect: "manual" });
+        assert.equal(returned.status, 302);
+        assert.equal(returned.headers.get("location"), "https://example.com/next");
+        assert.equal(returned.headers.get("x-inner"), "null");
+        const failed = await c.fetch("/b/transforms/?throw");
+        assert.equal(failed.status, 500);
+        assert.equal(failed.headers.get("x-outer"), null, "an error response is sent untransformed");
+        assert.equal(
+          (await c.fetch("/b/transforms/?bad")).status,
+          500,
+          "a status out of range, on every runtime",
         );
       },
     },
