@@ -135,14 +135,17 @@ export class ResponseHeaders implements Headers {
   }
 
   /**
-   * Calls `each` with every name and value as set or appended, in order, unsorted and uncombined,
-   * `first` for a name's first value: what the code that makes the response copies into the runtime's
-   * own (the first set, the others appended or joined).
+   * Copies every value into a runtime's own `Headers` (a name's first value set, replacing what the
+   * runtime put there, the others appended): what makes a `Response` of them.
    */
-  send(each: (name: string, value: string, first: boolean) => void): void {
+  copyTo(target: Headers): void {
     const names = this.#names;
     const values = this.#values;
-    for (let i = 0; i < names.length; i++) each(names[i]!, values[i]!, names.indexOf(names[i]!) === i);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      if (names.indexOf(name) === i) target.set(name, values[i]!);
+      else target.append(name, values[i]!);
+    }
   }
 
   /**

@@ -40,19 +40,20 @@ const handshakes = new WeakMap<ResponseParts, Response>();
 export function toResponse(parts: ResponseParts): Response {
   const { status, headers, body } = parts;
   if (status === 101) return handshakes.get(parts) ?? SWITCHED;
-  const init: ResponseInit & { encodeBody?: "manual" } = {};
-  if (status !== 200) init.status = status;
-  if (parts.statusText !== undefined) init.statusText = parts.statusText;
-  if (headers instanceof ResponseHeaders) {
-    if (headers.hasOwn("content-encoding")) init.encodeBody = "manual";
-    const response = new Response(body as BodyInit | null, init);
-    const target = response.headers;
-    headers.send((name, value, first) => (first ? target.set(name, value) : target.append(name, value)));
-    return response;
+  const own = headers instanceof ResponseHeaders;
+  const encoded = own ? headers.hasOwn("content-encoding") : headers.has("content-encoding");
+  let response: Response;
+  if (own && status === 200 && parts.statusText === undefined && !encoded) {
+    response = new Response(body as BodyInit | null);
+  } else {
+    const init: ResponseInit & { encodeBody?: "manual" } = { status };
+    if (parts.statusText !== undefined) init.statusText = parts.statusText;
+    if (encoded) init.encodeBody = "manual";
+    if (!own) init.headers = headers;
+    response = new Response(body as BodyInit | null, init);
   }
-  if (headers.has("content-encoding")) init.encodeBody = "manual";
-  init.headers = headers;
-  return new Response(body as BodyInit | null, init);
+  if (own) headers.copyTo(response.headers);
+  return response;
 }
 
 /**

@@ -59,10 +59,16 @@ test("any sequence of appends, sets and deletes: the same headers as the runtime
         seen.push([k, v]);
       });
       assert.deepEqual(seen, [...theirs.entries()]);
-      // What the response is built from: the same headers again.
-      const sent = new Headers();
-      ours.send((name, v) => sent.append(name, v));
+      // What the response is built from: the same headers again, over whatever the runtime put there
+      // (a string body's type), and a copy that does not change with them.
+      const copy = ours.copy();
+      const sent = new Headers({ "content-type": "text/plain;charset=UTF-8" });
+      ours.copyTo(sent);
+      if (!ours.has("content-type")) sent.delete("content-type");
       assert.deepEqual([...sent], [...theirs]);
+      ours.set("x-after", "1");
+      assert.equal(copy.has("x-after"), false);
+      assert.deepEqual([...copy], [...theirs]);
     }),
   );
 });
