@@ -9,6 +9,7 @@
 //
 //   npm run bench:ab -- <git-ref>            the working tree (A) against a commit (B)
 //   npm run bench:ab -- <ref> --pairs=21 --n=4000 --only=S1,S4
+//   npm run bench:ab -- <ref> --runtime=bun  on Bun (or deno): app.fetch in process (bench/ab-fetch-drive.ts)
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -29,6 +30,9 @@ const N = option("n", 10_000);
 // helper threads, and lags by a minute.
 const OTHERS_MAX = option("others-max", 0.15);
 const PURE = args.includes("--pure");
+const RUNTIME = args.find((arg) => arg.startsWith("--runtime="))?.slice(10) ?? "node";
+if (!["node", "bun", "deno"].includes(RUNTIME))
+  throw new Error(`--runtime: node, bun or deno, not ${RUNTIME}`);
 const only = args
   .find((arg) => arg.startsWith("--only="))
   ?.slice(7)
@@ -41,6 +45,8 @@ if (ref === undefined)
 interface Build {
   readonly label: string;
   readonly file: string;
+  /** The build's `src/` (what a Bun or Deno sample imports). */
+  readonly source: string;
 }
 
 const work = join(root, "bench", ".work");
@@ -65,7 +71,7 @@ const SCENARIOS: Scenario[] = [
 ].filter((scenario) => (only === undefined || only.includes(scenario.id)) && (!PURE || scenario.body === ""));
 
 console.log(
-  `A = ${a.label}, B = ${b.label}; ${PAIRS} pairs of ${N} requests; Node ${process.version}; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+  `A = ${a.label}, B = ${b.label}; ${PAIRS} pairs of ${N} requests; ${RUNTIME === "node" ? `Node ${process.version}` : `${RUNTIME}, app.fetch in process`}; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
 );
 console.log("scenario   A µs/req   B µs/req   A/B median   95 % interval   verdict");
 for (const scenario of SCENARIOS) {
@@ -136,10 +142,20 @@ function othersShare(before: { busy: number; own: number; wall: number }): numbe
 // One sample (or a check) in a fresh process of the build; what it printed.
 function inChild(side: Build, asked: object): Promise<string> {
   return new Promise((resolve, reject) => {
+    const drive = join(root, "bench", "ab-fetch-drive.ts");
+    const [command, ...argv] =
+      RUNTIME === "bun"
+        ? [join(root, ".runtimes/node_modules/.bin/bun"), drive]
+        : RUNTIME === "deno"
+          ? [join(root, "node_modules/.bin/deno"), "run", "-A", "--config", join(root, "deno.json"), drive]
+          : [process.execPath, side.file];
     execFile(
-      process.execPath,
-      [side.file],
-      { env: { ...process.env, AB_SAMPLE: JSON.stringify(asked) }, maxBuffer: 1 << 20 },
+      command!,
+      argv,
+      {
+        env: { ...process.env, AB_SAMPLE: JSON.stringify(asked), AB_SOURCE: side.source },
+        maxBuffer: 1 << 20,
+      },
       (error, stdout, stderr) =>
         error ? reject(new Error(`${side.label}: ${stderr || error.message}`)) : resolve(stdout),
     );
@@ -182,5 +198,5 @@ async function bundle(label: string, source: string, description: string): Promi
     },
     logLevel: "warning",
   });
-  return { label: description, file: outfile };
+  return { label: description, file: outfile, source };
 }
