@@ -55,7 +55,7 @@ const MODULES = {
     "src/http/cookie-header.ts",
   ],
   static: ["src/static/file-path.ts", "src/static/locate.ts"],
-  "request-target": ["src/http/request-target.ts"],
+  "request-target": ["src/http/request-target.ts", "src/http/origin-form.ts"],
   ip: ["src/http/ip.ts"],
   body: ["src/params/read-body.ts", "src/params/multipart.ts", "src/middleware/body-limit.ts"],
   scalars: ["src/schema/scalars.ts"],

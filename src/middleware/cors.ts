@@ -60,9 +60,12 @@ export function cors(options: CorsOptions): Middleware<unknown> {
   const varies = origin !== "*";
 
   return (ctx, next) => {
-    const headers = ctx.request.headers;
-    const requestOrigin = headers.get("origin");
-    const preflight = ctx.request.method === "OPTIONS" && headers.has("access-control-request-method");
+    // Read one by one: on the Node adapter, `ctx.request.headers` would build all of them (a third of
+    // a plain request's CPU behind this middleware, logger() and secureHeaders()).
+    const request = ctx.request;
+    const requestOrigin = request.header("origin");
+    const preflight =
+      request.method === "OPTIONS" && request.header("access-control-request-method") !== null;
     const out = ctx.response.headers;
     if (varies) appendVary(out, "Origin");
     const ok = requestOrigin !== null && allowed(requestOrigin, ctx);
@@ -80,7 +83,7 @@ export function cors(options: CorsOptions): Middleware<unknown> {
     let allowHeaders = fixedHeaders;
     if (allowHeaders === undefined) {
       // The asked-for names, each checked, so that nothing but header names is ever echoed.
-      const asked = (headers.get("access-control-request-headers") ?? "")
+      const asked = (request.header("access-control-request-headers") ?? "")
         .split(",")
         .map((name) => name.trim())
         .filter((name) => TOKEN.test(name));

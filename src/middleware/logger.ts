@@ -38,7 +38,7 @@ const jsonLine = (entry: LogEntry): void => console.log(JSON.stringify(entry));
 export function logger(options: LoggerOptions = {}): Middleware<unknown> {
   const sink = options.sink ?? jsonLine;
   return async (ctx, next) => {
-    const time = new Date();
+    const time = Date.now();
     const start = performance.now();
     try {
       await next();
@@ -50,7 +50,7 @@ export function logger(options: LoggerOptions = {}): Middleware<unknown> {
       const ip = request.ip;
       ctx.whenHandedOver((response) => {
         const entry: { -readonly [K in keyof LogEntry]: LogEntry[K] } = {
-          time: time.toISOString(),
+          time: isoTime(time),
           id: request.id,
           method: request.method,
           path: request.path,
@@ -63,4 +63,18 @@ export function logger(options: LoggerOptions = {}): Middleware<unknown> {
       });
     }
   };
+}
+
+// The ISO form of a time in milliseconds, made once per millisecond: requests that arrive within the
+// same one share it (\`toISOString\` was a tenth of a request's CPU behind logger(), cors() and
+// secureHeaders() on Node).
+let lastTime = Number.NaN;
+let lastIso = "";
+
+function isoTime(time: number): string {
+  if (time !== lastTime) {
+    lastTime = time;
+    lastIso = new Date(time).toISOString();
+  }
+  return lastIso;
 }

@@ -106,5 +106,15 @@ describe("logger()", () => {
     assert.deepEqual([boom!.status, boom!.error], [500, "TypeError"]);
     assert.equal(raw!.status, 202);
     assert.deepEqual([missing!.status, missing!.error], [404, "NotFound"]);
+    // The time is the request's arrival, to the millisecond, also for requests a few milliseconds apart
+    // (the ISO form is made once per millisecond and shared).
+    for (let i = 0; i < 3; i++) {
+      const before = Date.now();
+      await app.request("/ok");
+      const after = Date.now();
+      const at = Date.parse(entries.at(-1)!.time);
+      assert.ok(at >= before && at <= after, `${entries.at(-1)!.time} within [${before}, ${after}]`);
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
   });
 });
