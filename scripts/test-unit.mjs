@@ -35,10 +35,12 @@ const entries = groups
   .filter((group) => group.files.length > 0)
   .map((group, index) => {
     const entry = join(work, `group-${index}.test.mjs`);
-    const imports = group.files
-      .sort()
-      .map((file) => `await import(${JSON.stringify(pathToFileURL(resolve(file)).href)});`);
-    writeFileSync(entry, `${imports.join("\n")}\n`);
+    // A file that fails to load is a failing test of its own; the group's other files still run.
+    const imports = group.files.sort().map((file) => {
+      const url = JSON.stringify(pathToFileURL(resolve(file)).href);
+      return `try { await import(${url}); } catch (error) { test(${JSON.stringify(`loading ${file}`)}, () => { throw error; }); }`;
+    });
+    writeFileSync(entry, `import { test } from "node:test";\n${imports.join("\n")}\n`);
     return entry;
   });
 

@@ -13,7 +13,7 @@ import type { Runtime } from "../runtime/runtime.ts";
 import { isUpgradeRequest } from "../ws/upgrade.ts";
 import type { AppRoute, AppState, NamespaceNotFound } from "./app-state.ts";
 import { startApp } from "./lifecycle.ts";
-import { renderDefault } from "./rescue.ts";
+import { lastResortResponse, renderDefault } from "./rescue.ts";
 import { respond } from "./respond.ts";
 import { runChain } from "./run-chain.ts";
 
@@ -64,7 +64,22 @@ export function dispatchFetch(
   runtime: Runtime,
 ): Response | Promise<Response> {
   const parts = dispatch(state, request, env, executionContext, runtime);
-  return parts instanceof Promise ? parts.then(toResponse) : toResponse(parts);
+  const made = (answer: ResponseParts) => responseOf(state, answer);
+  return parts instanceof Promise ? parts.then(made) : made(parts);
+}
+
+// The parts were checked as they were built; should the runtime still refuse them, `app.fetch` answers
+// a logged 500 rather than throwing.
+function responseOf(state: AppState, parts: ResponseParts): Response {
+  try {
+    return toResponse(parts);
+  } catch (error) {
+    const id = parts.headers.get(state.idHeader) ?? "";
+    state.logger.error(`[portico] the response of request ${id} could not be made`, error);
+    const response = lastResortResponse();
+    if (id !== "") response.headers.set(state.idHeader, id);
+    return response;
+  }
 }
 
 // A request that comes before the app's `onStart()` hooks have run (an app served without an adapter's

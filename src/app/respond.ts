@@ -11,6 +11,8 @@ import type { AppState } from "./app-state.ts";
 import { lastResortResponse, rescue } from "./rescue.ts";
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+// RFC 9112 §4: what a reason phrase may hold.
+const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
 const encoder = new TextEncoder();
 
 type Transform = TransformOf<Context> | PartsTransformOf<Context>;
@@ -28,6 +30,9 @@ export function respond(
   // What Bun and the Node adapter get back once they answered a websocket handshake themselves.
   if (state.hasWebSockets && wasUpgraded(ctx))
     return { status: 101, headers: new ResponseHeaders(), body: null };
+  // A handshake answer the runtime made for the app to return (Deno, workerd) passes as it is.
+  const raw = ctx.response.raw;
+  if (raw !== undefined && raw.status === 101) return partsOf(raw);
   try {
     const transforms = ctx.response.transforms as readonly Transform[] | undefined;
     if (transforms !== undefined) return transformed(state, ctx, scopes, transforms);
@@ -68,7 +73,7 @@ function transformed(
       for (let i = index; i >= 0; i--) {
         const transform = transforms[i]!;
         if (typeof transform === "function") {
-          const out = transform(response ?? toResponse(parts!), ctx);
+          const out = transform(response ?? toResponse(checkedParts(parts!)), ctx);
           if (out instanceof Promise) return out.then((next) => from(i - 1, undefined, next), fail);
           response = out;
           parts = undefined;
@@ -96,13 +101,35 @@ function ownParts(response: Response): ResponseParts {
   return parts;
 }
 
-// What the transforms made, checked as `new Response()` would (so that every runtime refuses the same),
-// and without a body for HEAD.
-function finalParts(ctx: Context, parts: ResponseParts): ResponseParts {
+// What the transforms made, checked as `new Response()` would check it (so that every runtime refuses
+// the same, and `app.fetch` never throws), with a `Content-Length` that is the body's, and without a body
+// for the statuses that have none; before a transform of the `Response` form gets it, and at the end.
+function checkedParts(parts: ResponseParts): ResponseParts {
   const status = parts.status;
-  if (!Number.isInteger(status) || ((status < 200 || status > 599) && status !== 101)) {
+  if (!Number.isInteger(status) || status < 200 || status > 599) {
     throw new RangeError(`Response status must be an integer from 200 to 599, got ${status}`);
   }
+  const text = parts.statusText;
+  if (text !== undefined && !REASON_PHRASE.test(text)) {
+    throw new TypeError(`Invalid status text ${JSON.stringify(text.slice(0, 64))}`);
+  }
+  const body = parts.body;
+  if (body === null) return parts;
+  if (NULL_BODY_STATUS.has(status)) {
+    if (body instanceof ReadableStream) body.cancel().catch(() => {});
+    parts.headers.delete("content-length");
+    return { ...parts, body: null };
+  }
+  if ((typeof body === "string" || body instanceof Uint8Array) && parts.headers.has("content-length")) {
+    const length = typeof body === "string" ? encoder.encode(body).byteLength : body.byteLength;
+    parts.headers.set("content-length", String(length));
+  }
+  return parts;
+}
+
+// The parts sent: checked, and without a body for HEAD (the transforms saw GET's).
+function finalParts(ctx: Context, made: ResponseParts): ResponseParts {
+  const parts = checkedParts(made);
   const body = parts.body;
   if (ctx.request.method !== "HEAD" || body === null) return parts;
   if (body instanceof ReadableStream) body.cancel().catch(() => {});
@@ -145,7 +172,12 @@ function buildParts(ctx: Context, idHeader: string, toTransform: boolean): Respo
   if (!Number.isInteger(status) || status < 200 || status > 599) {
     throw new RangeError(`Response status must be an integer from 200 to 599, got ${status}`);
   }
-  if (typeof body === "object" && body !== null && !(body instanceof Uint8Array)) {
+  if (
+    typeof body === "object" &&
+    body !== null &&
+    !(body instanceof Uint8Array) &&
+    !NULL_BODY_STATUS.has(status)
+  ) {
     if (body instanceof ArrayBuffer) body = new Uint8Array(body);
     else if (!(body instanceof ReadableStream)) {
       // A form, search parameters or a `Blob`: the bytes and the type the standard gives them.

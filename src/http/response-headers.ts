@@ -190,8 +190,10 @@ export class ResponseHeaders implements Headers {
       const first = names.indexOf(name);
       if (first === i || name === SET_COOKIE) out.push(name, values[i]!);
       else {
-        // A later value of a name already listed: joined to its first line.
-        const at = out.indexOf(name);
+        // A later value of a name already listed: joined to its first line (names at even places only:
+        // a value may read like a name).
+        let at = 0;
+        while (out[at] !== name) at += 2;
         out[at + 1] = `${out[at + 1]}, ${values[i]}`;
       }
     }

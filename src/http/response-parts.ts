@@ -19,6 +19,11 @@ export interface ResponseParts {
   headers: Headers;
   /** The body, or `null`. */
   body: string | Uint8Array | ReadableStream<Uint8Array> | Blob | null;
+  /**
+   * True when the body is already in its `Content-Encoding` (what `compress()` makes): a runtime that
+   * would encode it by that header itself (workerd) sends it as it is.
+   */
+  encoded?: boolean;
 }
 
 /**
@@ -34,14 +39,14 @@ const handshakes = new WeakMap<ResponseParts, Response>();
  * init far more slowly than they set them on the Response once made (a body and two headers: Deno 1,965
  * ns against 442, Bun 416 against 301, mitata): Portico's own headers are set after, replacing the type
  * the constructor gives a string body. A runtime's own `Headers` go through the init (Deno sorts and
- * combines a `Headers` on every iteration, which the init does once). A body with a `Content-Encoding`
- * is sent as it is (workerd would otherwise encode it again).
+ * combines a `Headers` on every iteration, which the init does once). A body marked `encoded` is sent
+ * as it is (workerd would otherwise encode it again by its `Content-Encoding`).
  */
 export function toResponse(parts: ResponseParts): Response {
   const { status, headers, body } = parts;
   if (status === 101) return handshakes.get(parts) ?? SWITCHED;
   const own = headers instanceof ResponseHeaders;
-  const encoded = own ? headers.hasOwn("content-encoding") : headers.has("content-encoding");
+  const encoded = parts.encoded === true;
   let response: Response;
   if (own && status === 200 && parts.statusText === undefined && !encoded) {
     response = new Response(body as BodyInit | null);

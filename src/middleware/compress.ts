@@ -104,6 +104,7 @@ export function compress(options: CompressOptions = {}): Middleware<unknown> {
     if (encoding === undefined) return response;
     headers.set("content-encoding", encoding);
     headers.delete("content-length");
+    response.encoded = true;
     const tag = headers.get("etag");
     if (tag?.startsWith('"')) headers.set("etag", `W/${tag}`);
     const compressor = whole ? ctx.runtime.compressor(encoding) : undefined;

@@ -43,15 +43,14 @@ export function etag(
     const headers = response.headers;
     const own = headers.get("etag");
     if (own !== null) return answer(response, own, ctx.request.headers);
-    if (body instanceof Blob || mediaTypeOf(headers.get("content-type")) === "text/event-stream")
-      return response;
+    if (mediaTypeOf(headers.get("content-type")) === "text/event-stream") return response;
     const tagged = (bytes: Uint8Array): ResponseParts => {
       const value = `${prefix}"${fingerprint(bytes)}"`;
       headers.set("etag", value);
       return answer(response, value, ctx.request.headers);
     };
-    // Known bytes (what a view renders, a written body) are tagged at once; a stream only when its length
-    // is said, read whole first.
+    // Known bytes (what a view renders, a written body) are tagged at once; a stream or a Blob only when
+    // its length is said, read whole first.
     if (typeof body === "string") return tagged(encoder.encode(body));
     if (body instanceof Uint8Array) return tagged(body);
     if (!headers.has("content-length")) return response;

@@ -21,6 +21,10 @@ describe("etag()", () => {
   });
   app.get("/stream", () => new Response(new Blob(["streamed"]).stream()));
   app.get("/sized", () => new Response("sized", { headers: { "content-length": "5" } }));
+  app.get("/blob", (ctx) => {
+    ctx.response.body = new Blob(["blob"]);
+    if (ctx.request.query === "sized") ctx.response.headers.set("content-length", "4");
+  });
   app.get("/events", (ctx) => sse(ctx, (stream) => stream.send({ data: "one" })));
   app.get("/missing", (ctx) => {
     ctx.response.status = 404;
@@ -74,6 +78,13 @@ describe("etag()", () => {
     assert.equal(stream.headers.get("etag"), null);
     assert.equal(await stream.text(), "streamed");
     assert.ok((await app.request("/sized")).headers.get("etag"));
+    // A Blob is tagged when its length is said, as a stream is; its bytes are sent either way.
+    const blob = await app.request("/blob?sized");
+    assert.match(blob.headers.get("etag") ?? "", /^"[\w-]{16}"$/);
+    assert.equal(await blob.text(), "blob");
+    const unsized = await app.request("/blob");
+    assert.equal(unsized.headers.get("etag"), null);
+    assert.equal(await unsized.text(), "blob");
     const events = await app.request("/events");
     assert.equal(events.headers.get("etag"), null);
     await events.body?.cancel();

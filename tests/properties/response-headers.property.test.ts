@@ -73,6 +73,16 @@ test("any sequence of appends, sets and deletes: the same headers as the runtime
   );
 });
 
+test("the flat list joins a name's values on its own line, whatever the other values read like", () => {
+  const headers = new ResponseHeaders();
+  headers.set("x-a", "vary");
+  headers.append("vary", "a");
+  headers.append("vary", "b");
+  headers.append("set-cookie", "x=1");
+  headers.append("set-cookie", "y=2");
+  assert.deepEqual(headers.flat(), ["x-a", "vary", "vary", "a, b", "set-cookie", "x=1", "set-cookie", "y=2"]);
+});
+
 test("refused as Headers refuses them (invalid names, CR, LF, NUL, beyond U+00FF), and control characters too", () => {
   const refuses = (fn: () => void) => assert.throws(fn, TypeError);
   for (const name of ["", "a b", "a:b", "é", "a\nb"]) {

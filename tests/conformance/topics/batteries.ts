@@ -4,6 +4,7 @@ import { getCookie, getSignedCookie, setCookie, setSignedCookie } from "../../..
 import { compress, cors, csrf, etag, NONCE, secureHeaders, timeout } from "../../../src/middleware/mod.ts";
 import { html } from "../../../src/mod.ts";
 import { sse } from "../../../src/sse/mod.ts";
+import { wsSession } from "../client.ts";
 import { expectText } from "../helpers.ts";
 import type { Topic } from "../suite.ts";
 
@@ -124,8 +125,19 @@ export const batteries: Topic = {
       r.use((ctx, next) => {
         ctx.response.transform({
           parts(parts) {
-            if (ctx.request.query === "bad") parts.status = 1000;
-            if (ctx.request.query === "throw") throw new Error("transform failed");
+            const asked = ctx.request.query;
+            if (asked === "bad") parts.status = 1000;
+            if (asked === "switch") parts.status = 101;
+            if (asked === "reason") parts.statusText = "bad\nline";
+            if (asked === "throw") throw new Error("transform failed");
+            if (asked === "nobody") {
+              parts.status = 204;
+              return parts;
+            }
+            if (asked === "longer") {
+              // New parts, the body longer than the Content-Length the old ones said.
+              return { ...parts, body: "a much longer body than before" };
+            }
             const body = parts.body;
             parts.headers.set(
               "x-inner",
@@ -140,6 +152,8 @@ export const batteries: Topic = {
       r.get("/", (ctx) => ctx.response.write("parts"));
       // A redirect's headers are immutable: the parts transform gets a copy to change.
       r.get("/returned", () => Response.redirect("https://example.com/next", 302));
+      // A handshake passes every transform untouched, on every runtime.
+      r.ws("/socket", (socket) => socket.onMessage((message) => socket.send(`echo ${message}`)));
     });
     app.on("/b/deadline", (r) => {
       r.use(timeout(40));
@@ -248,11 +262,27 @@ export const batteries: Topic = {
         const failed = await c.fetch("/b/transforms/?throw");
         assert.equal(failed.status, 500);
         assert.equal(failed.headers.get("x-outer"), null, "an error response is sent untransformed");
-        assert.equal(
-          (await c.fetch("/b/transforms/?bad")).status,
-          500,
-          "a status out of range, on every runtime",
-        );
+        for (const asked of ["bad", "switch", "reason"]) {
+          const refused = await c.fetch(`/b/transforms/?${asked}`);
+          assert.equal(refused.status, 500, `${asked}: refused as new Response() would, on every runtime`);
+          assert.ok(refused.headers.get("x-request-id"));
+        }
+        const empty = await c.fetch("/b/transforms/?nobody");
+        assert.equal(empty.status, 204);
+        assert.equal(empty.headers.get("content-length"), null);
+        assert.equal(await empty.text(), "");
+        const longer = await c.fetch("/b/transforms/?longer");
+        assert.equal(await longer.text(), "a much longer body than before");
+        // The length of the body sent (workerd frames a Worker's response itself: none said there).
+        const length = longer.headers.get("content-length");
+        assert.equal(length, c.runtime === "workerd" ? length && "30" : "30", "the length of the body sent");
+        if (c.server) {
+          const echoed = await wsSession(c.server.origin, "/b/transforms/socket", {
+            send: ["hi"],
+            closeAfter: 1,
+          });
+          assert.deepEqual(echoed.messages, ["echo hi"]);
+        }
       },
     },
     {
