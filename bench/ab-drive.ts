@@ -88,11 +88,35 @@ export async function sample(handle: Handle, scenario: Scenario, n: number, pure
 
 // `--pure`: Portico's JavaScript alone — the adapter given stand-ins for Node's request and response
 // that record `writeHead` and `end`, so that Node's HTTP code (two thirds of a plain GET here) does not
-// dilute what a change to Portico does. Requests without a body only.
+// dilute what a change to Portico does. A body arrives as one `data` event and `end`, emitted once the
+// adapter listens (as the socket would, on a later turn).
 async function samplePure(handle: Handle, scenario: Scenario, n: number): Promise<number> {
   const raw = ["Host", "127.0.0.1:3000", "User-Agent", "wrk", "Accept", "*/*"];
+  const body = Buffer.from(scenario.body);
+  if (scenario.body !== "")
+    raw.push("Content-Type", "application/json", "Content-Length", String(body.length));
   const socket = { remoteAddress: "127.0.0.1", encrypted: false };
-  const incoming = { method: scenario.method, url: scenario.url, rawHeaders: raw, socket, complete: true };
+  const listeners = new Map<string, (value?: unknown) => void>();
+  const incoming = {
+    method: scenario.method,
+    url: scenario.url,
+    rawHeaders: raw,
+    socket,
+    complete: true,
+    on(event: string, listener: (value?: unknown) => void) {
+      listeners.set(event, listener);
+      return incoming;
+    },
+    once(event: string, listener: (value?: unknown) => void) {
+      listeners.set(event, listener);
+      return incoming;
+    },
+    off(event: string) {
+      listeners.delete(event);
+      return incoming;
+    },
+    pause() {},
+  };
   let ended: (() => void) | undefined;
   let status = 0;
   const res = {
@@ -113,6 +137,12 @@ async function samplePure(handle: Handle, scenario: Scenario, n: number): Promis
       done = true;
     };
     handle(incoming as never, res as never);
+    if (scenario.body !== "") {
+      await undefined;
+      listeners.get("data")?.(body);
+      listeners.get("end")?.();
+      listeners.clear();
+    }
     // A synchronous answer is written within the call; an asynchronous one is awaited.
     if (!done) await new Promise<void>((resolve) => (ended = resolve));
   }

@@ -68,7 +68,7 @@ const SCENARIOS: Scenario[] = [
   { id: "S3", method: "GET", url: "/search?offset=10&limit=20", body: "", status: 200 },
   { id: "S4", method: "POST", url: "/users", body: '{"user":{"name":"x","email":"y"}}', status: 201 },
   { id: "S5", method: "GET", url: "/s5/items/7", body: "", status: 404 },
-].filter((scenario) => (only === undefined || only.includes(scenario.id)) && (!PURE || scenario.body === ""));
+].filter((scenario) => only === undefined || only.includes(scenario.id));
 
 console.log(
   `A = ${a.label}, B = ${b.label}; ${PAIRS} pairs of ${N} requests; ${RUNTIME === "node" ? `Node ${process.version}` : `${RUNTIME}, app.fetch in process`}; load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
