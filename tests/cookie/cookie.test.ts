@@ -41,6 +41,14 @@ describe("getCookie", () => {
     });
   });
 
+  test("quotes are taken off only when they enclose the value: an empty quoted value, a stray quote at either end", async () => {
+    const { body } = await run(
+      (ctx) => JSON.stringify(getCookie(ctx)),
+      'empty=""; tail=ab"; head="ab; one="; both="x"',
+    );
+    assert.deepEqual(JSON.parse(body), { empty: "", tail: 'ab"', head: '"ab', one: '"', both: "x" });
+  });
+
   test("the record has no inherited keys", async () => {
     const { body } = await run((ctx) => {
       const all = getCookie(ctx);
@@ -70,10 +78,14 @@ describe("setCookie", () => {
         priority: "High",
       });
       setCookie(ctx, "b", "2");
+      setCookie(ctx, "c", "3", { priority: "Low" });
+      setCookie(ctx, "d", "4", { priority: "Medium" });
     });
     assert.deepEqual(cookies, [
       "a=1; Path=/app; Domain=example.com; Max-Age=3600; Expires=Tue, 01 Jan 2030 00:00:00 GMT; Secure; SameSite=Strict; Partitioned; Priority=High",
       "b=2; Path=/; HttpOnly; SameSite=Lax",
+      "c=3; Path=/; HttpOnly; SameSite=Lax; Priority=Low",
+      "d=4; Path=/; HttpOnly; SameSite=Lax; Priority=Medium",
     ]);
   });
 
@@ -210,6 +222,10 @@ describe("signed cookies", () => {
     assert.equal(await read("session=user%2042"), "false");
     assert.equal(await read("session=user.%%%"), "false");
     assert.equal(await read(undefined), "undefined");
+    // An empty value is signed and read back as itself.
+    const empty = await signedBy(SECRET, "");
+    assert.match(empty, /^session=\.[A-Za-z0-9_-]{43}$/);
+    assert.equal(await read(empty), '""');
   });
 
   test("the signature covers the name: a value moved to another cookie does not verify", async () => {
