@@ -127,8 +127,10 @@ export function answerError(res: ServerResponse, status: number, idHeader: strin
     res.destroy();
     return;
   }
-  const body = `${status} ${STATUS_CODES[status] ?? ""}`;
-  res.writeHead(status, {
+  const reason = STATUS_CODES[status] ?? "";
+  const body = `${status} ${reason}`;
+  // The reason said: a `writeHead` that failed may have left its own (`500 Created`).
+  res.writeHead(status, reason, {
     "content-type": "text/plain; charset=utf-8",
     "content-length": Buffer.byteLength(body),
     [idHeader]: id,

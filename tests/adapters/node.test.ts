@@ -304,8 +304,14 @@ describe("portico/node serve()", () => {
     try {
       const res = await fetch(server.url);
       assert.equal(res.status, 500);
+      assert.equal(res.statusText, "Internal Server Error", "the 500's own reason, not the refused one's");
       assert.equal(res.headers.get("x-trace"), "abc");
       assert.match(errors[0] ?? "", /request abc could not be written/);
+      // A header value Fetch allows and Node refuses (DEL), on a 201: the 500 says its own reason.
+      broken.fetch = () =>
+        new Response("x", { status: 201, headers: { "x-trace": "def", "x-bad": "a\x7fb" } });
+      const refused = await fetch(server.url);
+      assert.deepEqual([refused.status, refused.statusText], [500, "Internal Server Error"]);
       assert.equal((await fetch(server.url)).status, 500, "still serving");
     } finally {
       await server.close();
