@@ -218,6 +218,10 @@ describe("serveStatic()", () => {
     assert.equal(await (await clean.request("/assets/css/a")).text(), "body { color: red }\n");
     assert.equal(await (await clean.request("/assets/docs/index")).text(), "<h1>docs</h1>");
     assert.equal((await clean.request("/assets/css/missing")).status, 404);
+    // One segment tries them too; a path ending in a slash names a directory, and tries none.
+    const json = appWith({ extensions: [".json"] });
+    assert.equal(await (await json.request("/assets/data")).text(), '{"a":1}');
+    assert.equal((await clean.request("/assets/css/a/")).status, 404);
     assert.equal((await app.request("/assets/css/a")).status, 404, "none by default");
     assert.throws(() => serveStatic({ root: ".", extensions: ["html"] }), /extension/);
   });
