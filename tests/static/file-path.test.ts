@@ -6,6 +6,7 @@ import { fileSegments, isInside } from "../../src/static/file-path.ts";
 
 test("a decoded path names segments under the root, or is refused as bad", () => {
   assert.deepEqual(fileSegments("", "ignore"), []);
+  assert.deepEqual(fileSegments("x", "ignore"), ["x"]);
   assert.deepEqual(fileSegments("css/a.css", "ignore"), ["css", "a.css"]);
   assert.deepEqual(fileSegments("docs/", "ignore"), ["docs"], "a trailing slash: a directory");
   assert.deepEqual(fileSegments("two words/x y.txt", "ignore"), ["two words", "x y.txt"]);
