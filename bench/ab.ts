@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { build, type Plugin } from "esbuild";
 import type { Scenario } from "./ab-drive.ts";
 import { root } from "./contestants.ts";
+import { busyMark, othersShare } from "./others.ts";
 import { bootstrapInterval, median } from "./stats.ts";
 
 const args = process.argv.slice(2);
@@ -86,7 +87,7 @@ for (const scenario of SCENARIOS) {
   for (let pair = 0; ratios.length < PAIRS && pair < PAIRS * 3; pair++) {
     const order = pair % 2 === 0 ? [a, b] : [b, a];
     const measured: Record<string, number> = {};
-    const before = machineBusy();
+    const before = busyMark();
     for (const side of order)
       measured[side === a ? "A" : "B"] = Number(await inChild(side, { scenario, n: N, pure: PURE }));
     if (othersShare(before) > OTHERS_MAX) {
@@ -111,33 +112,6 @@ for (const scenario of SCENARIOS) {
   );
 }
 process.exit(0);
-
-// The machine's busy CPU time (all cores, µs), this process's and its samples', and the wall clock.
-function machineBusy(): { busy: number; own: number; wall: number } {
-  const fields = readFileSync("/proc/stat", "utf8")
-    .split("\n", 1)[0]!
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  // user nice system idle iowait irq softirq steal: all but idle and iowait are busy (in 1/100 s).
-  const busy = fields.reduce((sum, value, i) => (i === 3 || i === 4 ? sum : sum + value), 0) * 10_000;
-  // This process and the sample processes it ran (reaped children): utime stime cutime cstime.
-  const self = readFileSync("/proc/self/stat", "utf8");
-  const times = self
-    .slice(self.lastIndexOf(")") + 2)
-    .split(" ")
-    .slice(11, 15)
-    .map(Number);
-  const own = times.reduce((sum, ticks) => sum + ticks, 0) * 10_000;
-  return { busy, own, wall: performance.now() * 1000 };
-}
-
-// What other processes used since `before`, as a share of one core over the wall time.
-function othersShare(before: { busy: number; own: number; wall: number }): number {
-  const now = machineBusy();
-  return Math.max(0, now.busy - before.busy - (now.own - before.own)) / (now.wall - before.wall);
-}
 
 // One sample (or a check) in a fresh process of the build; what it printed.
 function inChild(side: Build, asked: object): Promise<string> {

@@ -8,10 +8,10 @@ import { build } from "esbuild";
 import WebSocket from "ws";
 import { type StartedProcess, startProcess } from "../tests/runtimes/processes.ts";
 import { type Contestant, root } from "./contestants.ts";
+import { cpuSeconds } from "./others.ts";
 import type { Scenario } from "./scenarios.ts";
 
 const run = promisify(execFile);
-const CLOCK_TICKS = 100;
 export const SERVER_CORE = "0";
 export const LOAD_CORE = "1";
 
@@ -30,15 +30,6 @@ export function startServer(
     ...contestant.env,
     ...env,
   });
-}
-
-/** CPU seconds (user + system, all threads) a process and its reaped children have used. */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // Fields 14–17 of stat (utime, stime, cutime, cstime), counted from after the command name.
-  const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-  return ticks / CLOCK_TICKS;
 }
 
 /** Peak resident memory of a process, in MiB (VmHWM). */

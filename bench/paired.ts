@@ -14,7 +14,8 @@
 //   options: --contestants=Portico,Hono (names as bench/contestants.ts gives them), --others-max=0.3
 import { readFileSync } from "node:fs";
 import { type Contestant, contestants } from "./contestants.ts";
-import { bundleNodeServer, cpuSeconds, load, type RunningServer, startServer } from "./measure.ts";
+import { bundleNodeServer, load, type RunningServer, startServer } from "./measure.ts";
+import { busyMark, othersShare } from "./others.ts";
 import { checkContract, checkS5, scenarios } from "./scenarios.ts";
 import { bootstrapInterval, median } from "./stats.ts";
 
@@ -68,13 +69,14 @@ try {
     let invalid = 0;
     for (let round = 0; cpu.get(raw)!.length < ROUNDS && round < ROUNDS * 3; round++) {
       const order = here.map((_, i) => here[(i + round) % here.length]!);
-      const before = busy();
+      const pids = [...servers.values()].map((server) => server.pid);
+      const before = busyMark(pids);
       const measured = new Map<Contestant, { cpu: number; rps: number }>();
       for (const c of order) {
         const sample = await load(servers.get(c)!, scenario, SECONDS, 64, true);
         measured.set(c, { cpu: sample.cpuMicros, rps: sample.requestsPerSecond });
       }
-      if (others(before) > OTHERS_MAX || [...measured.values()].some((m) => !(m.cpu > 0))) {
+      if (othersShare(before, pids) > OTHERS_MAX || [...measured.values()].some((m) => !(m.cpu > 0))) {
         invalid++;
         continue;
       }
@@ -119,25 +121,4 @@ function fmt(value: number): string {
 
 function loadAverage(): string {
   return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-}
-
-// The machine's busy CPU seconds (all cores), the servers' and this process's own (its reaped wrk runs
-// included), and the wall clock.
-function busy(): { machine: number; ours: number; wall: number } {
-  const fields = readFileSync("/proc/stat", "utf8")
-    .split("\n", 1)[0]!
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  const machine = fields.reduce((sum, value, i) => (i === 3 || i === 4 ? sum : sum + value), 0) / 100;
-  let ours = cpuSeconds(process.pid);
-  for (const server of servers.values()) ours += cpuSeconds(server.pid);
-  return { machine, ours, wall: performance.now() / 1000 };
-}
-
-// What other processes used since `before`, as a share of one core over the wall time.
-function others(before: { machine: number; ours: number; wall: number }): number {
-  const now = busy();
-  return Math.max(0, now.machine - before.machine - (now.ours - before.ours)) / (now.wall - before.wall);
 }
