@@ -62,19 +62,38 @@ test("onStart without serve(): concurrent first requests wait for one run; a fai
   assert.deepEqual([res.status, await res.text()], [503, "The app failed to start"]);
 });
 
-test("signals: serve() listens to SIGTERM and SIGINT until closed; `signals: false` leaves them alone", async () => {
-  const count = () => [process.listenerCount("SIGTERM"), process.listenerCount("SIGINT")];
-  const before = count();
-  const app = createApp({ logger: quiet });
-  const first = await serve(app, { port: 0 });
-  const second = await serve(createApp({ logger: quiet }), { port: 0 });
-  assert.deepEqual(count(), [before[0]! + 1, before[1]! + 1], "one listener per signal for all servers");
+test("signals: serve() listens to SIGTERM and SIGINT until closed; `signals: false` leaves them alone", async (t) => {
+  // Another file's server may be open in this process (the mutation runner imports several test files
+  // into one): the defaults are checked against what was there before, and "one listener for every
+  // server" on two signals nothing else here uses.
+  const count = (signals: readonly string[]) => signals.map((signal) => process.listenerCount(signal));
+  const defaults = ["SIGTERM", "SIGINT"];
+  const own = ["SIGHUP", "SIGUSR2"] as const;
+  const before = { defaults: count(defaults), own: count(own) };
+  const opened: { close(): Promise<void> }[] = [];
+  t.after(() => Promise.all(opened.map((server) => server.close())));
+  const open = async (options: Parameters<typeof serve>[1]) => {
+    const server = await serve(createApp({ logger: quiet }), options);
+    opened.push(server);
+    return server;
+  };
+
+  const plain = await open({ port: 0 });
+  for (const [i, n] of count(defaults).entries()) assert.ok(n >= 1 && n <= before.defaults[i]! + 1);
+  await plain.close();
+  assert.deepEqual(count(defaults), before.defaults, "close() removes what serve() added");
+
+  const first = await open({ port: 0, signals: [...own] });
+  const second = await open({ port: 0, signals: [...own] });
+  assert.deepEqual(count(own), before.own.map((n) => n + 1), "one listener per signal for all servers");
   await first.close();
-  assert.deepEqual(count(), [before[0]! + 1, before[1]! + 1]);
+  assert.deepEqual(count(own), before.own.map((n) => n + 1));
   await second.close();
-  assert.deepEqual(count(), before);
-  const untouched = await serve(createApp({ logger: quiet }), { port: 0, signals: false });
-  assert.deepEqual(count(), before);
+  assert.deepEqual(count(own), before.own);
+
+  const untouched = await open({ port: 0, signals: false });
+  assert.deepEqual(count(defaults), before.defaults);
+  assert.deepEqual(count(own), before.own);
   await untouched.close();
   await assert.rejects(serve(createApp(), { port: 0, signals: ["SIGKILL" as never] }), /not a signal/);
 });
