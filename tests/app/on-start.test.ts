@@ -85,9 +85,16 @@ test("signals: serve() listens to SIGTERM and SIGINT until closed; `signals: fal
 
   const first = await open({ port: 0, signals: [...own] });
   const second = await open({ port: 0, signals: [...own] });
-  assert.deepEqual(count(own), before.own.map((n) => n + 1), "one listener per signal for all servers");
+  assert.deepEqual(
+    count(own),
+    before.own.map((n) => n + 1),
+    "one listener per signal for all servers",
+  );
   await first.close();
-  assert.deepEqual(count(own), before.own.map((n) => n + 1));
+  assert.deepEqual(
+    count(own),
+    before.own.map((n) => n + 1),
+  );
   await second.close();
   assert.deepEqual(count(own), before.own);
 
