@@ -154,9 +154,9 @@ async function bundle(label: string, source: string, description: string): Promi
     stdin: {
       contents: [
         `import { app } from "./servers/portico-app.ts";`,
-        `import { handle } from "../src/adapters/node-handler.ts";`,
+        `import { toNodeHandler } from "../src/adapters/node-handler.ts";`,
         `import { runSample } from "./ab-drive.ts";`,
-        `await runSample((incoming, res) => handle(app, incoming, res, "127.0.0.1:3000"));`,
+        `await runSample(toNodeHandler(app));`,
       ].join("\n"),
       resolveDir: join(root, "bench"),
       loader: "ts",

@@ -33,11 +33,16 @@ export type NodeHandler = (incoming: IncomingMessage, res: ServerResponse) => vo
  * createServer(toNodeHandler(app)).listen(3000);
  */
 export function toNodeHandler(app: FetchApp): NodeHandler {
-  return (incoming, res) => handle(app, incoming, res, "localhost");
+  const answer = nodeAnswer(app);
+  return (incoming, res) => answerWith(answer, app, incoming, res, "localhost");
 }
 
-/** Answers one Node request with the app (`listening` is the host to use when the request has no Host). */
-export function handle(
+/**
+ * Answers one Node request with the app's answer (`nodeAnswer`, found once per server, not per request);
+ * `listening` is the host to use when the request has no Host.
+ */
+export function answerWith(
+  answer: PartsFetch,
   app: FetchApp,
   incoming: IncomingMessage,
   res: ServerResponse,
@@ -45,7 +50,7 @@ export function handle(
 ): void {
   let result: ResponseParts | Promise<ResponseParts>;
   try {
-    result = nodeAnswer(app)(toRequest(incoming, res, listening));
+    result = answer(toRequest(incoming, res, listening));
   } catch (error) {
     fail(app, res, error);
     return;

@@ -37,6 +37,7 @@ export const nodeRuntime: Runtime = {
 };
 
 class IncomingRequest extends FastRequest {
+  readonly method: string;
   /**
    * The peer's address, read as the request arrives: once Node destroys the socket (a body over the
    * limit, a client gone) it is lost. Node keeps it per connection, so requests after the first on a
@@ -47,11 +48,12 @@ class IncomingRequest extends FastRequest {
   shim: UpgradeShim | undefined;
   // Let go once a websocket is open (`released`): the socket's context keeps this request for its life.
   #incoming: IncomingMessage | undefined;
+  // Node's message fields, read where they are asked for: the core reads Host and the target once, the
+  // rest only when something builds the URL or the headers.
   readonly #rawHeaders: string[];
-  readonly #res: ServerResponse | undefined;
-  readonly #scheme: "http" | "https";
-  readonly #authority: string;
   readonly #target: string;
+  readonly #res: ServerResponse | undefined;
+  readonly #listening: string;
 
   constructor(
     incoming: IncomingMessage,
@@ -59,31 +61,40 @@ class IncomingRequest extends FastRequest {
     listening: string,
     shim: UpgradeShim | undefined,
   ) {
-    const host = rawHeader(incoming.rawHeaders, "host");
-    const socket = incoming.socket;
-    super(incoming.method ?? "GET", undefined, host);
-    this.#scheme = (socket as { encrypted?: boolean }).encrypted ? "https" : "http";
-    this.#authority = host ?? listening;
-    this.#target = incoming.url ?? "/";
-    this.peer = socket.remoteAddress;
+    super();
+    this.method = incoming.method ?? "GET";
+    this.peer = incoming.socket.remoteAddress;
     this.shim = shim;
     this.#incoming = incoming;
     this.#rawHeaders = incoming.rawHeaders;
+    this.#target = incoming.url ?? "/";
     this.#res = res;
+    this.#listening = listening;
+  }
+
+  override host(): string | null {
+    return rawHeader(this.#rawHeaders, "host");
   }
 
   protected override makeUrl(): string {
-    return urlOf(this.#scheme, this.#authority, this.#target);
+    return urlOf(this.#scheme(), this.host() ?? this.#listening, this.#target);
   }
 
   override originForm(): OriginForm | undefined {
     return this.#target.charCodeAt(0) === 47 /* / */
-      ? { scheme: this.#scheme, target: this.#target }
+      ? { scheme: this.#scheme(), target: this.#target }
       : undefined;
+  }
+
+  // The connection's scheme (a TLS socket is `encrypted`).
+  #scheme(): "http" | "https" {
+    const socket = this.#incoming?.socket ?? this.#res?.socket;
+    return (socket as { encrypted?: boolean } | null | undefined)?.encrypted ? "https" : "http";
   }
 
   /** The websocket is open: keep the headers, not Node's message (nor the upgrade's closure). */
   release(): void {
+    void this.url; // made while the socket still says its scheme
     this.#incoming = undefined;
     this.shim = undefined;
   }

@@ -13,7 +13,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import process from "node:process";
 import { startOf } from "../app/states.ts";
-import { type FetchApp, handle } from "./node-handler.ts";
+import { answerWith, type FetchApp, nodeAnswer } from "./node-handler.ts";
 import { NodeUpgrades, refuse } from "./node-websocket.ts";
 import { checkSignals, closeOnSignals, processSignals, reporter, type ShutdownSignal } from "./signals.ts";
 
@@ -82,9 +82,10 @@ export async function serve(app: FetchApp, options: ServeOptions = {}): Promise<
   const upgrades = new NodeUpgrades();
   let listening = hostname;
   let closing = false;
+  const answer = nodeAnswer(app);
   server.on("request", (incoming, res) => {
     if (closing) res.shouldKeepAlive = false;
-    handle(app, incoming, res, listening);
+    answerWith(answer, app, incoming, res, listening);
   });
   server.on("upgrade", (incoming, socket, head: Buffer) => {
     if (closing) refuse(socket, 503);

@@ -9,29 +9,24 @@
 // object, once, for any member it does not answer itself.
 
 /**
- * A `Request` stand-in that a server adapter extends: method, URL and Host are given at once; the
- * adapter supplies the rest on demand (headers, the body as a stream or read whole, the abort signal).
+ * A `Request` stand-in that a server adapter extends: it gives the method and reads the Host header
+ * and the URL from its own record; the rest on demand (headers, the body as a stream or read whole,
+ * the abort signal).
  * The real `Request` is built only when something asks for a member it does not answer itself.
  */
 export abstract class FastRequest {
-  readonly #method: string;
-  #url: string | undefined;
-  readonly #host: string | null;
+  #url: string | undefined = undefined;
   #headers: Headers | undefined = undefined;
   #signal: AbortSignal | undefined = undefined;
   #real: Request | undefined = undefined;
   #bodyRead = false;
 
-  /**
-   * `url` is absolute, as the adapter built it (Portico's target check validates it), or `undefined`
-   * when `makeUrl()` makes it on first read; `host` is the Host header (several joined with `, `).
-   */
-  constructor(method: string, url: string | undefined, host: string | null) {
-    this.#method = method;
-    this.#url = url;
-    this.#host = host;
-  }
-
+  /** The method, as the adapter read it. */
+  abstract readonly method: string;
+  /** The Host header (several joined with `, `), without building the headers. */
+  abstract host(): string | null;
+  /** The absolute URL, made on first read (Portico's target check validates it). */
+  protected abstract makeUrl(): string;
   /** The headers, built on demand. */
   protected abstract readHeaders(): Headers;
   /** The body as a stream (taken once), or `null` for a method without one. */
@@ -41,18 +36,9 @@ export abstract class FastRequest {
   /** Aborts when the client goes away. */
   protected abstract abortSignal(): AbortSignal;
 
-  get method(): string {
-    return this.#method;
-  }
-
   get url(): string {
     this.#url ??= this.makeUrl();
     return this.#url;
-  }
-
-  /** The URL, for an adapter that gave none to the constructor. */
-  protected makeUrl(): string {
-    throw new TypeError("This request has no URL");
   }
 
   /**
@@ -75,11 +61,6 @@ export abstract class FastRequest {
 
   get bodyUsed(): boolean {
     return this.#bodyRead || (this.#real?.bodyUsed ?? false);
-  }
-
-  /** The Host header, without building the headers. */
-  host(): string | null {
-    return this.#host;
   }
 
   /**
