@@ -24,13 +24,17 @@ export class ByteBuffer {
     }
     const needed = this.#length + chunk.byteLength;
     let bytes = this.#bytes;
+    const single = this.#single;
     if (bytes === undefined || bytes.byteLength < needed) {
       const grown = new Uint8Array(Math.max(needed, 2 * this.#length, 1024));
-      if (bytes !== undefined) grown.set(bytes.subarray(0, this.#length));
-      else grown.set(this.#single!);
-      this.#single = undefined;
+      if (single === undefined) grown.set(bytes!.subarray(0, this.#length));
       bytes = grown;
       this.#bytes = grown;
+    }
+    // The first piece, kept by reference, is copied in now: also into the memory a `clear()` kept.
+    if (single !== undefined) {
+      bytes.set(single);
+      this.#single = undefined;
     }
     bytes.set(chunk, this.#length);
     this.#length = needed;
