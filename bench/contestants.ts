@@ -48,6 +48,13 @@ export const contestants: readonly Contestant[] = [
   { runtime: "bun", name: "Elysia", command: bun("elysia.ts") },
   { runtime: "deno", name: "Deno.serve (raw)", raw: true, command: deno("raw.ts") },
   { runtime: "deno", name: "Deno.serve (raw) + id", command: deno("raw.ts"), env: { REQUEST_ID: "1" } },
+  // What reading one request header costs Deno itself (it then copies every header after the response).
+  {
+    runtime: "deno",
+    name: "Deno.serve (raw) + id + Host read",
+    command: deno("raw.ts"),
+    env: { REQUEST_ID: "1", READ_HOST: "1" },
+  },
   { runtime: "deno", name: "Portico", command: deno("portico.ts") },
   { runtime: "deno", name: "Hono", command: deno("hono.ts") },
   { runtime: "deno", name: "Hono + requestId", command: deno("hono.ts"), env: { REQUEST_ID: "1" } },
