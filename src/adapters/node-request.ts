@@ -37,7 +37,8 @@ export const nodeRuntime: Runtime = {
 };
 
 class IncomingRequest extends FastRequest {
-  readonly method: string;
+  // A getter, as on a standard `Request` (read-only, not an own enumerable field).
+  readonly #method: string;
   /**
    * The peer's address, read as the request arrives: once Node destroys the socket (a body over the
    * limit, a client gone) it is lost. Node keeps it per connection, so requests after the first on a
@@ -62,7 +63,7 @@ class IncomingRequest extends FastRequest {
     shim: UpgradeShim | undefined,
   ) {
     super();
-    this.method = incoming.method ?? "GET";
+    this.#method = incoming.method ?? "GET";
     this.peer = incoming.socket.remoteAddress;
     this.shim = shim;
     this.#incoming = incoming;
@@ -70,6 +71,10 @@ class IncomingRequest extends FastRequest {
     this.#target = incoming.url ?? "/";
     this.#res = res;
     this.#listening = listening;
+  }
+
+  override get method(): string {
+    return this.#method;
   }
 
   override host(): string | null {

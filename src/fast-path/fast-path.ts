@@ -22,7 +22,7 @@ export abstract class FastRequest {
   #bodyRead = false;
 
   /** The method, as the adapter read it. */
-  abstract readonly method: string;
+  abstract get method(): string;
   /** The Host header (several joined with `, `), without building the headers. */
   abstract host(): string | null;
   /** The absolute URL, made on first read (Portico's target check validates it). */
