@@ -47,6 +47,8 @@ test("ranges see an IPv4 address as its mapped IPv6 bytes (::ffff:a.b.c.d)", () 
 test("Forwarded: an empty parameter is no parameter; a quote is removed only from both ends", () => {
   const client = (value: string) => clientAddress(PROXY, request({ forwarded: value }), trusted, "forwarded");
   assert.equal(client("for=1.2.3.4;;proto=https"), "1.2.3.4");
+  assert.equal(client("for=1.2.3.4;;;proto=https"), "1.2.3.4");
+  assert.equal(client("for=1.2.3.4; ; ;proto=https"), "1.2.3.4");
   assert.equal(client("for=1.2.3.4;secure;proto=https"), "1.2.3.4");
   assert.equal(client('for="1.2.3.4"'), "1.2.3.4");
   assert.equal(client('for=1.2.3.4"'), PROXY, "a half-quoted address is no address");

@@ -58,6 +58,8 @@ test("the ordinary path leaves alone what it does not know, and the full check d
     ["ftp://good.example/a", "good.example", "GET"],
     ["abcgood.example/a", "good.example", "GET"],
     ["httpx//good.example/a", "good.example", "GET"],
+    ["xttp://good.example/a", "good.example", "GET"],
+    ["hxtp://good.example/a", "good.example", "GET"],
     ["http:/good.example/a", "good.example", "GET"],
     ["https:/good.example/a", "good.example", "GET"],
     ["http:x/good.example/a", "good.example", "GET"],
@@ -79,6 +81,11 @@ test("the ordinary path leaves alone what it does not know, and the full check d
   assert.match(refused("ftp://good.example/a", "good.example"), /only http and https/);
   assert.match(refused("file:///etc/passwd", null), /only http and https/);
   assert.match(refused("httpss://good.example/a", "good.example"), /only http and https/);
+  assert.match(refused("://good.example/a", "good.example"), /only http and https/);
+  assert.match(refused("xttp://good.example/a", "good.example"), /only http and https/);
+  assert.match(refused("http://good.example:99999/a", "good.example:99999"), /Invalid Host/);
+  assert.match(refused("http://good.example:65536/a", null), /Invalid Host/);
+  assert.equal(checked("http://good.example:65535/a", "good.example:65535").path, "/a");
 });
 
 test("methods: the seven standard ones and any upper-case token pass; anything else is refused", () => {
@@ -120,7 +127,15 @@ test("characters: the path and the query refuse controls, space, DEL and non-ASC
 });
 
 test("only whole dot segments are dot segments: `...`, `%2d` and `%2ex` are ordinary", () => {
-  for (const path of ["/a/.../b", "/a/%2d%2d/b", "/%2ex", "/a/%2D/b", "/a/.x", "/a/%2e%2e%2e/b"]) {
+  for (const path of [
+    "/a/.../b",
+    "/a/..../b",
+    "/a/%2d%2d/b",
+    "/%2ex",
+    "/a/%2D/b",
+    "/a/.x",
+    "/a/%2e%2e%2e/b",
+  ]) {
     const target = checked(`http://good.example${path}`, "good.example");
     assert.equal(target.path, path);
     assert.equal(target.rewritten, false, path);
@@ -133,6 +148,13 @@ test("only whole dot segments are dot segments: `...`, `%2d` and `%2ex` are ordi
   ] as const) {
     assert.equal(checked(`http://good.example${path}`, "good.example").path, normal, path);
   }
+});
+
+test("characters a URL would encode are encoded in the path it reports", () => {
+  assert.equal(checked('http://good.example/a"b', "good.example").path, "/a%22b");
+  assert.equal(checked("http://good.example/a<b>", "good.example").path, "/a%3Cb%3E");
+  assert.equal(checked("http://good.example/a`{b}", "good.example").path, "/a%60%7Bb%7D");
+  assert.equal(checked("http://good.example/a\\b", "good.example").path, "/a/b");
 });
 
 test("the Hosts found valid are remembered, at most 64 of them", () => {

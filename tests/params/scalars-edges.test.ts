@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import * as v from "valibot";
+import { createApp, defineEndpoint } from "../../src/mod.ts";
+import { openapi } from "../../src/openapi/mod.ts";
 import { t } from "../../src/params/t.ts";
 import { compileFastValidator } from "../../src/schema/fast-validate.ts";
 import { CAST_FAILED, castFloat, INT64, SCALARS, UNSURE } from "../../src/schema/scalars.ts";
@@ -76,4 +78,32 @@ test("the fast checks of the t helpers answer what valibot would, or that they a
       assert.deepEqual(fast, parsed.output, `${name}(${String(input)})`);
     }
   }
+});
+
+test("a plain v.date() param: a date from text that starts with a calendar date, else a 400", async () => {
+  const When = defineEndpoint({
+    params: { query: { at: v.date() } },
+    call: (ep) => Response.json({ at: ep.params.query.at.toISOString() }),
+  });
+  const app = createApp();
+  app.get("/when", When);
+  const at = async (text: string) => {
+    const res = await app.request(`/when?at=${encodeURIComponent(text)}`);
+    return `${res.status} ${res.status === 200 ? ((await res.json()) as { at: string }).at : ""}`;
+  };
+  assert.equal(await at("2024-01-02"), "200 2024-01-02T00:00:00.000Z");
+  assert.equal(await at("2024-01-02T03:04:05Z"), "200 2024-01-02T03:04:05.000Z");
+  for (const bad of ["1", "yesterday", "2024-13-45", "Jan 2 2024"]) assert.equal(await at(bad), "400 ", bad);
+});
+
+test("the document says the formats of floats and files", () => {
+  const Upload = defineEndpoint({
+    params: { query: { ratio: t.float() }, form: t.body({ doc: t.file() }, { require: true }) },
+    call: () => undefined,
+  });
+  const app = createApp();
+  app.post("/upload", Upload);
+  const doc = JSON.stringify(openapi(app, { info: { title: "t", version: "1" } }));
+  assert.match(doc, /"name":"ratio".*?"format":"double"/);
+  assert.match(doc, /"doc":\{[^}]*"format":"binary"/);
 });
