@@ -49,8 +49,8 @@ class IncomingRequest extends FastRequest {
   shim: UpgradeShim | undefined;
   // Let go once a websocket is open (`released`): the socket's context keeps this request for its life.
   #incoming: IncomingMessage | undefined;
-  // Node's message fields, read where they are asked for: the core reads Host and the target once, the
-  // rest only when something builds the URL or the headers.
+  // Node's own records, kept as they are: Host is found in the raw list, and the scheme on the socket,
+  // only when the core asks; the URL and the headers are made only if read.
   readonly #rawHeaders: string[];
   readonly #target: string;
   readonly #res: ServerResponse | undefined;
@@ -91,10 +91,9 @@ class IncomingRequest extends FastRequest {
       : undefined;
   }
 
-  // The connection's scheme (a TLS socket is `encrypted`).
+  // The connection's scheme (a TLS socket is `encrypted`), asked before `release()` (which makes the URL).
   #scheme(): "http" | "https" {
-    const socket = this.#incoming?.socket ?? this.#res?.socket;
-    return (socket as { encrypted?: boolean } | null | undefined)?.encrypted ? "https" : "http";
+    return (this.#incoming?.socket as { encrypted?: boolean } | undefined)?.encrypted ? "https" : "http";
   }
 
   /** The websocket is open: keep the headers, not Node's message (nor the upgrade's closure). */

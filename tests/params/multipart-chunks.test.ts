@@ -114,7 +114,7 @@ describe("multipart bodies in pieces", () => {
       ["/form", `--${B}\r\nX-Long: ${"h".repeat(300)}\r\n\r\nv\r\n${end}`, /^400 .*headers are too large/],
       ["/form", `${field("title", "x")}--${B}`, /^400 /],
       ["/form", `${field("title", "x".repeat(9000))}${end}`, /^413 /],
-      ["/streamed", `${field("title", "T")}${file("upload", "data")}`, /^(400|200) /],
+      ["/streamed", `${field("title", "T")}${file("upload", "data")}`, /^400 .*unterminated/],
     ];
     for (const [path, body, expected] of cases) {
       const whole = await send(path, body, 0);

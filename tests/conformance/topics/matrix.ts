@@ -162,8 +162,11 @@ interface Kind {
   readonly name: string;
   readonly path: string;
   readonly headers?: Readonly<Record<string, string>>;
-  /** For bodies: the content type and a body of about `size` bytes. */
-  readonly body?: { readonly type: string; make(size: number): Buffer };
+  /**
+   * For bodies: the content type, a body of about `size` bytes, and the exact answer to that body (a
+   * pattern would pass a value cut short).
+   */
+  readonly body?: { readonly type: string; make(size: number): Buffer; answer(size: number): string };
   readonly status: number;
   readonly text: string | RegExp;
 }
@@ -217,6 +220,7 @@ const KINDS: readonly Kind[] = [
     body: {
       type: "application/x-www-form-urlencoded",
       make: (size) => Buffer.from(`n=5&name=${"a".repeat(size)}`),
+      answer: (size) => `${"a".repeat(size)}:5`,
     },
     status: 200,
     text: /^a+:5$/,
@@ -227,6 +231,7 @@ const KINDS: readonly Kind[] = [
     body: {
       type: "application/json",
       make: (size) => Buffer.from(JSON.stringify({ name: "a".repeat(size), n: 5 })),
+      answer: (size) => `${"a".repeat(size)}:5`,
     },
     status: 200,
     text: /^a+:5$/,
@@ -234,21 +239,21 @@ const KINDS: readonly Kind[] = [
   {
     name: "upload, buffered",
     path: "/mx/upload",
-    body: { type: MULTIPART, make: multipart },
+    body: { type: MULTIPART, make: multipart, answer: (size) => `hi:${size}` },
     status: 200,
     text: /^hi:\d+$/,
   },
   {
     name: "upload, streamed",
     path: "/mx/upload-stream",
-    body: { type: MULTIPART, make: multipart },
+    body: { type: MULTIPART, make: multipart, answer: (size) => `hi:${size}` },
     status: 200,
     text: /^hi:\d+$/,
   },
   {
     name: "readBody block",
     path: "/mx/raw",
-    body: { type: "application/octet-stream", make: (size) => Buffer.alloc(size, 1) },
+    body: { type: "application/octet-stream", make: (size) => Buffer.alloc(size, 1), answer: String },
     status: 200,
     text: /^\d+$/,
   },
@@ -352,6 +357,8 @@ function cells(kind: Kind): Case[] {
           assert.equal(answer.kind, "response");
           if (answer.kind !== "response") return;
           assert.equal(answer.status, kind.status, answer.body);
+          // Every byte arrived: a value after the first multipart part was once cut to its first piece.
+          assert.equal(answer.body, body.answer(300));
           await answersOn(c, kind.path);
         },
       },
