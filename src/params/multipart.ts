@@ -77,6 +77,7 @@ class Parser {
   #files = 0;
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   #preamble = 0;
+  #handedOver = false;
 
   constructor(boundary: string, limits: MultipartLimits, sink: PartSink) {
     // Each delimiter is CRLF "--" boundary; the first may open the body, so the body is read as if it
@@ -160,7 +161,8 @@ class Parser {
       case "headers": {
         const end = indexOfHeaderEnd(data, at);
         if (end < 0) {
-          if (data.byteLength - at > this.#limits.headerSize)
+          // Past the limit even if the block's blank line (up to three of its bytes here) is next.
+          if (data.byteLength - at > this.#limits.headerSize + 3)
             throw bodyError("form", "Form body has a part whose headers are too large");
           return -(at + 1);
         }
@@ -189,6 +191,8 @@ class Parser {
   }
 
   #startPart(block: Uint8Array): void {
+    // A streamed file is handed to the handler as it starts: nothing may follow it.
+    if (this.#handedOver) throw bodyError("form", "Form body has parts after a streamed file");
     const head = readPartHead(block, this.#limits.headerLines);
     const plan = this.#sink.plan(head);
     if (plan.kind === "file") {
@@ -220,7 +224,7 @@ class Parser {
   #endPart(): void {
     const head = this.#head!;
     if (this.#stream) {
-      this.#stream.close();
+      // The streamed file's content is whole; its stream closes once the body's end is read.
       this.#stream = undefined;
     } else if (this.#plan!.kind === "file") {
       this.#sink.file(head, new UploadedFile(this.#content.bytes(), head));
@@ -236,43 +240,40 @@ class Parser {
     this.#content.clear();
   }
 
-  /** A streamed file has started: its stream reads the rest of the body through this parser. */
+  /**
+   * A streamed file has started: its stream reads the rest of the body through this parser, and closes
+   * only once the body's closing delimiter is read (a part after the file errors it with a 400).
+   */
   handOver(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number): void {
     let total = alreadyRead;
     const parser = this;
     const rest = this.#buffer;
     this.#buffer = new Uint8Array(0);
+    this.#handedOver = true;
+    // The next chunk, counted against the body limit; the body must not end before its delimiter.
+    const next = async (): Promise<Uint8Array> => {
+      const { done, value } = await read(reader);
+      if (done) throw bodyError("form", "Form body is an unterminated multipart body");
+      total += value.byteLength;
+      if (total > parser.#limits.bodySize) throw payloadTooLargeError(parser.#limits.bodySize);
+      return value;
+    };
     const content = new ReadableStream<Uint8Array>({
       start(controller) {
         parser.#stream = controller;
-        parser.#resume(rest);
+        parser.write(rest);
       },
       async pull(controller) {
         try {
-          while (parser.#stream !== undefined && (controller.desiredSize ?? 0) > 0) {
-            const { done, value } = await read(reader);
-            if (done) {
-              controller.error(bodyError("form", "Form body is an unterminated multipart body"));
-              return;
-            }
-            total += value.byteLength;
-            if (total > parser.#limits.bodySize) {
-              throw payloadTooLargeError(parser.#limits.bodySize);
-            }
-            parser.#resume(value);
-            if (controller.desiredSize !== null && controller.desiredSize <= 0) return;
+          // The file's content, until something is queued (pull is called again as it is read).
+          while (parser.#stream !== undefined) {
+            parser.write(await next());
+            if (parser.#stream !== undefined && (controller.desiredSize ?? 1) <= 0) return;
           }
-          if (parser.#stream === undefined) {
-            // The file ended: only the closing delimiter may follow.
-            while (parser.#state !== "done") {
-              const { done, value } = await reader.read();
-              if (done) break;
-              parser.#resume(value);
-            }
-            if (parser.#state !== "done")
-              throw bodyError("form", "Form body has parts after a streamed file");
-            reader.cancel().catch(() => {});
-          }
+          // The file ended: only the closing delimiter (and an epilogue, not read) may follow.
+          while (parser.#state !== "done") parser.write(await next());
+          reader.cancel().catch(() => {});
+          controller.close();
         } catch (error) {
           reader.cancel().catch(() => {});
           try {
@@ -287,14 +288,5 @@ class Parser {
       },
     });
     this.#sink.stream(this.#head!, content);
-  }
-
-  #resume(chunk: Uint8Array): void {
-    if (this.write(chunk) && this.#stream === undefined) {
-      throw bodyError("form", "Form body has parts after a streamed file");
-    }
-    if (this.#stream === undefined && this.#state !== "done" && this.#state !== "after-boundary") {
-      throw bodyError("form", "Form body has parts after a streamed file");
-    }
   }
 }

@@ -40,9 +40,18 @@ const Streamed = defineEndpoint({
   },
 });
 
+// A streamed file with an optional field that would follow it (a streamed file must be the last part).
+const StreamedThenNote = defineEndpoint({
+  params: {
+    form: t.body({ upload: t.file({ stream: true }), note: v.optional(v.string()) }, { require: true }),
+  },
+  call: async (ep) => Response.json({ upload: await new Response(ep.params.form.upload.stream()).text() }),
+});
+
 const app = createApp({ limits: { bodySize: 8192, multipartHeaderSize: 256 } });
 app.post("/form", Form);
 app.post("/streamed", Streamed);
+app.post("/streamed-then-note", StreamedThenNote);
 
 const SIZES = [0, 1, 2, 3, 5, 64]; // 0: the body whole
 
@@ -122,9 +131,59 @@ describe("multipart bodies in pieces", () => {
       for (const size of SIZES.slice(1))
         assert.equal(await send(path, body, size), whole, `chunks of ${size}`);
     }
+    // At the limits, exactly: a part's header block of 256 bytes, 1024 bytes of padding after a boundary, a
+    // preamble of 256 bytes before the first (its line break included); one byte more is refused.
+    const head = (size: number) => {
+      const first = `Content-Disposition: form-data; name="title"\r\nX-Pad: `;
+      return `--${B}\r\n${first}${"h".repeat(size - first.length)}\r\n\r\nHi\r\n${end}`;
+    };
+    await sameForEverySplit(
+      "/form",
+      head(256),
+      `200 ${JSON.stringify({ title: "Hi", notes: [], doc: null })}`,
+    );
+    await sameForEverySplit("/form", head(257), /^400 .*headers are too large/);
+    const padded = (n: number) =>
+      `--${B}${" ".repeat(n)}\r\n${field("title", "Hi").slice(B.length + 4)}${end}`;
+    await sameForEverySplit(
+      "/form",
+      padded(1024),
+      `200 ${JSON.stringify({ title: "Hi", notes: [], doc: null })}`,
+    );
+    await sameForEverySplit("/form", padded(1025), /^400 .*too much padding/);
+    const preamble = (n: number) => `${"p".repeat(n - 2)}\r\n${field("title", "Hi")}${end}`;
+    await sameForEverySplit(
+      "/form",
+      preamble(256),
+      `200 ${JSON.stringify({ title: "Hi", notes: [], doc: null })}`,
+    );
+    await sameForEverySplit("/form", preamble(257), /^400 .*does not start with its multipart boundary/);
+    // A header block that never ends is refused by its size, not read to the body's end.
+    await sameForEverySplit("/form", `--${B}\r\nX-Long: ${"h".repeat(400)}`, /^400 .*headers are too large/);
+    // An empty header block, and a boundary followed by one dash only.
+    await sameForEverySplit("/form", `--${B}\r\n\r\n\r\nv\r\n${end}`, /^400 .*malformed part header/);
+    await sameForEverySplit(
+      "/form",
+      `${field("title", "x")}--${B}-x\r\n`,
+      /^400 .*malformed multipart boundary line/,
+    );
+
     // A field after a streamed file is refused however it is split; which message depends on whether the
     // field was seen before the handler asked for the params (the file is handed over as it starts).
     const late = `${file("upload", "data")}${field("title", "late")}${end}`;
     for (const size of SIZES) assert.match(await send("/streamed", late, size), /^400 /, `chunks of ${size}`);
+    // An optional field after it too: the file's stream ends with the error, not with the field dropped.
+    await sameForEverySplit(
+      "/streamed-then-note",
+      `${file("upload", "data")}${field("note", "late")}${end}`,
+      /^400 .*parts after a streamed file/,
+    );
+    await sameForEverySplit(
+      "/streamed-then-note",
+      `${file("upload", "data")}${end}`,
+      `200 {"upload":"data"}`,
+    );
+    // The body ends after the file's content but before the closing delimiter: the stream fails.
+    await sameForEverySplit("/streamed-then-note", `${file("upload", "data")}--${B}`, /^400 .*unterminated/);
   });
 });
