@@ -196,7 +196,10 @@ export class Sequencer {
       this.#missed(topic, undefined, error);
     } finally {
       line.busy = false;
-      for (const numbered of line.pending.splice(0)) this.#accept(topic, line, numbered, true);
+      // What waited is delivered, unless the topic was left meanwhile (nothing is missed then).
+      const waiting = line.pending.splice(0);
+      if (this.#lines.get(topic) === line)
+        for (const numbered of waiting) this.#accept(topic, line, numbered, true);
     }
   }
 
