@@ -183,6 +183,17 @@ describe("multipart bodies in pieces", () => {
       `${file("upload", "data")}${end}`,
       `200 {"upload":"data"}`,
     );
+    // The closing delimiter may end the body, with no line break after it (RFC 2046).
+    await sameForEverySplit(
+      "/streamed-then-note",
+      `${file("upload", "data")}--${B}--`,
+      `200 {"upload":"data"}`,
+    );
+    await sameForEverySplit(
+      "/form",
+      `${field("title", "x")}--${B}--`,
+      `200 ${JSON.stringify({ title: "x", notes: [], doc: null })}`,
+    );
     // The body ends after the file's content but before the closing delimiter: the stream fails.
     await sameForEverySplit("/streamed-then-note", `${file("upload", "data")}--${B}`, /^400 .*unterminated/);
   });

@@ -127,6 +127,15 @@ describe("readMultipart", () => {
     }
   });
 
+  test("a streamed file's body may reach the body limit exactly", async () => {
+    const tail = `\r\n--${B}--`;
+    const size = LIMITS.bodySize - filePart.length - tail.length;
+    const { reader } = recording([filePart, "z".repeat(size), tail]);
+    const { s, got } = sink();
+    await readMultipart(reader, B, LIMITS, s);
+    assert.equal((await new Response(got.stream).text()).length, size);
+  });
+
   test("a streamed file counts toward the body limit", async () => {
     const { reader } = recording([filePart, ...Array.from({ length: 20 }, () => "z".repeat(100))]);
     const { s, got } = sink();

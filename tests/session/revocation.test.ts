@@ -139,6 +139,23 @@ describe("session(): a sealed cookie and revocation", () => {
     );
   });
 
+  test("revoke() without regenerate() ends this device too, even when the session changes after it", async () => {
+    const { app, sessions, login, call } = accountApp({
+      secret: SECRET,
+      revocation: { store: memoryStore(), subject: (data) => data.user },
+    });
+    app.post("/revoke-then-visit", async (ctx) => {
+      const data = sessions.of(ctx).data;
+      await sessions.revoke(data.user ?? "");
+      data.visits = (data.visits ?? 0) + 1; // sealed again, with the generation it was read with
+      return new Response("revoked");
+    });
+    const laptop = await login("ada");
+    const resealed = (await call("/revoke-then-visit", laptop, "POST")).cookie!;
+    assert.notEqual(resealed, laptop);
+    assert.equal((await call("/me", resealed)).text, "nobody");
+  });
+
   test("with a store too: revoke() ends the subject's sessions whose ids are still there", async () => {
     const { login, call } = accountApp({
       store: memoryStore(),
