@@ -193,7 +193,7 @@ export class Sequencer {
         if (!this.#follow(topic, line)) break;
       }
     } catch (error) {
-      this.#missed(topic, undefined, error);
+      if (this.#lines.get(topic) === line) this.#missed(topic, undefined, error);
     } finally {
       line.busy = false;
       // What waited is delivered, unless the topic was left meanwhile (nothing is missed then).

@@ -170,6 +170,22 @@ describe("the sequencer", () => {
     }
   });
 
+  test("a read given up after the topic was left counts nothing", async () => {
+    let fail: (error: Error) => void = () => {};
+    const failing: HistoryStore = {
+      append() {},
+      read: () => new Promise((_resolve, reject) => (fail = reject)),
+    };
+    const { lines, join, live, stats, errors } = sequencer(failing, 1);
+    const s = join();
+    live(entry(1));
+    live(entry(3)); // a read's worth (1) waits: a failure gives up at once
+    lines.remove("t", s);
+    fail(new Error("down"));
+    await settle();
+    assert.deepEqual([stats.missed, errors], [0, []]);
+  });
+
   test("a read answered after the topic was left delivers nothing and counts nothing", async () => {
     let answer: (read: HistoryRead) => void = () => {};
     const slow: HistoryStore = {
