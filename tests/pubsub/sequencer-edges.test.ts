@@ -73,6 +73,19 @@ describe("the sequencer", () => {
     assert.deepEqual(got.get(other), ["m1", "m2", "m3", "m4"]);
   });
 
+  test("a delivery counts unless the subscriber says it could not take the message", () => {
+    const { store } = history([]);
+    const { lines, stats, live } = sequencer(store);
+    const taken: string[] = [];
+    lines.add("t", {}, (message) => void taken.push(String(message)));
+    lines.add("t", {}, (message) => void taken.push(String(message)));
+    lines.add("t", {}, () => false); // a socket that is gone
+    live(entry(1));
+    live(entry(2));
+    assert.deepEqual(taken, ["m1", "m1", "m2", "m2"]);
+    assert.equal(stats.delivered, 4);
+  });
+
   test("the tokens of messages that never came back are bounded: the oldest is forgotten past 10,000", () => {
     const { store } = history([]);
     const { lines, got, join, live } = sequencer(store);
