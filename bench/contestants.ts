@@ -59,6 +59,7 @@ export const contestants: readonly Contestant[] = [
   { runtime: "deno", name: "Hono", command: deno("hono.ts") },
   { runtime: "deno", name: "Hono + requestId", command: deno("hono.ts"), env: { REQUEST_ID: "1" } },
   // workerd itself, serving a bundled module Worker (servers/workerd/start.sh).
+  { runtime: "workerd", name: "workerd (raw)", raw: true, command: workerd("raw.ts") },
   { runtime: "workerd", name: "Portico", command: workerd("portico.ts") },
   { runtime: "workerd", name: "Hono", command: workerd("hono.ts") },
   { runtime: "workerd", name: "Hono + requestId", command: workerd("hono-request-id.ts") },

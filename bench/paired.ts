@@ -30,9 +30,10 @@ const PEERS: Record<string, string[]> = {
   node: ["Portico", "Fastify", "h3", "Hono"],
   bun: ["Portico", "Elysia", "Hono", "Bun.serve (raw) + id"],
   deno: ["Portico", "Hono", "Hono + requestId", "Deno.serve (raw) + id"],
+  workerd: ["Portico", "Hono", "Hono + requestId"],
 };
 const names = option("contestants")?.split(",") ?? PEERS[RUNTIME];
-if (names === undefined) throw new Error(`--runtime: node, bun or deno, not ${RUNTIME}`);
+if (names === undefined) throw new Error(`--runtime: node, bun, deno or workerd, not ${RUNTIME}`);
 const chosen = contestants.filter(
   (contestant) => contestant.runtime === RUNTIME && (contestant.raw || names.includes(contestant.name)),
 );
