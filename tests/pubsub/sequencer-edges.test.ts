@@ -35,6 +35,19 @@ function history(kept: number[]) {
   return { store, log };
 }
 
+/** A history whose every read fails; `reads` counts them. */
+function failing(): { store: HistoryStore; reads: () => number } {
+  let reads = 0;
+  const store: HistoryStore = {
+    append() {},
+    read: () => {
+      reads++;
+      return Promise.reject(new Error("down"));
+    },
+  };
+  return { store, reads: () => reads };
+}
+
 function sequencer(store: HistoryStore, size = 100) {
   const stats: PubSubStats = { published: 0, delivered: 0, dropped: 0, received: 0, missed: 0 };
   const errors: string[] = [];
@@ -137,24 +150,17 @@ describe("the sequencer", () => {
   });
 
   test("a failing read is tried again after a wait; with a read's worth waiting it is given up at once", async () => {
-    let reads = 0;
-    const failing: HistoryStore = {
-      append() {},
-      read: () => {
-        reads++;
-        return Promise.reject(new Error("LOADING"));
-      },
-    };
-    const { got, join, live, stats, errors } = sequencer(failing, 2);
+    const history = failing();
+    const { got, join, live, stats, errors } = sequencer(history.store, 2);
     const s = join();
     live(entry(1));
     live(entry(3)); // a hole: read, which fails
     await settle(30);
-    assert.equal(reads, 1, "the next try waits 100 ms");
+    assert.equal(history.reads(), 1, "the next try waits 100 ms");
     live(entry(4));
     live(entry(5)); // a read's worth (2) waits: the next failure gives up
     await settle(200);
-    assert.equal(reads, 2);
+    assert.equal(history.reads(), 2);
     assert.deepEqual(got.get(s), ["m1", "m3", "m4", "m5"]);
     assert.equal(stats.missed, 2, "2, and what the failure leaves unknown");
     assert.match(errors.join("\n"), /missed an unknown number of message/);
@@ -162,15 +168,8 @@ describe("the sequencer", () => {
 
   test("a read that failed is not tried again once the app closes or the topic is left", async () => {
     for (const stop of ["close", "leave"] as const) {
-      let reads = 0;
-      const failing: HistoryStore = {
-        append() {},
-        read: () => {
-          reads++;
-          return Promise.reject(new Error("down"));
-        },
-      };
-      const { lines, join, live, stats } = sequencer(failing);
+      const history = failing();
+      const { lines, join, live, stats } = sequencer(history.store);
       const s = join();
       live(entry(1));
       live(entry(3));
@@ -178,7 +177,7 @@ describe("the sequencer", () => {
       if (stop === "close") lines.close();
       else lines.remove("t", s);
       await settle(250);
-      assert.equal(reads, 1, stop);
+      assert.equal(history.reads(), 1, stop);
       assert.equal(stats.missed, stop === "close" ? 1 : 0, stop);
     }
   });

@@ -3,6 +3,7 @@ import { connect } from "node:net";
 import * as v from "valibot";
 import { defineEndpoint, t, type UploadedFile } from "../../../src/mod.ts";
 import type { Client } from "../client.ts";
+import { oneByteChunks, rawExchange } from "../raw.ts";
 import type { Topic } from "../suite.ts";
 
 const Upload = defineEndpoint({
@@ -367,6 +368,36 @@ export const multipart: Topic = {
         form.append("blob", new File(["z".repeat(300_000)], "big.bin"));
         const res = await c.fetch("/mp/stream", { method: "POST", body: form });
         assert.deepEqual(await res.json(), { note: "big one", name: "big.bin", bytes: 300_000 });
+      },
+    },
+    {
+      name: "a part after a streamed file is a 400, whole and in one-byte chunks; the server answers on",
+      async run(c) {
+        const late = `${field("note", "n")}${part(
+          'Content-Disposition: form-data; name="blob"; filename="a.bin"',
+          "bytes",
+        )}${field("extra", "late")}${END}`;
+        const res = await c.fetch("/mp/stream", { method: "POST", headers: CT, body: late });
+        assert.equal(res.status, 400);
+        assert.match(await res.text(), /parts after a streamed file/);
+        if (c.server === undefined) return;
+        const answer = await rawExchange(
+          c.server.origin,
+          oneByteChunks("/mp/stream", CT["content-type"], Buffer.from(late, "latin1")),
+          30_000,
+        );
+        assert.equal(answer.kind, "response");
+        if (answer.kind !== "response") return;
+        assert.equal(answer.status, 400, answer.body);
+        assert.match(answer.body, /parts after a streamed file/);
+        const form = new FormData();
+        form.append("note", "after");
+        form.append("blob", new File(["abc"], "b.bin"));
+        assert.deepEqual(await (await c.fetch("/mp/stream", { method: "POST", body: form })).json(), {
+          note: "after",
+          name: "b.bin",
+          bytes: 3,
+        });
       },
     },
     {
