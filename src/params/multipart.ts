@@ -40,15 +40,10 @@ export async function readMultipart(
   sink: PartSink,
 ): Promise<void> {
   const parser = new Parser(boundary, limits, sink);
-  let total = 0;
   try {
-    while (true) {
-      const { done, value } = await read(reader);
-      if (done) break;
-      total += value.byteLength;
-      if (total > limits.bodySize) throw payloadTooLargeError(limits.bodySize);
-      if (parser.write(value)) {
-        parser.handOver(reader, total);
+    for (let chunk = await parser.next(reader); chunk !== undefined; chunk = await parser.next(reader)) {
+      if (parser.write(chunk)) {
+        parser.handOver(reader);
         return;
       }
     }
@@ -56,7 +51,8 @@ export async function readMultipart(
   } catch (error) {
     // The rest of a refused body is read and dropped (within the body limit), so that the connection
     // stays usable and the client, still sending, gets the answer rather than a reset.
-    if (!(error instanceof HttpError && error.code === 413)) await drain(reader, limits.bodySize - total);
+    if (!(error instanceof HttpError && error.code === 413))
+      await drain(reader, limits.bodySize - parser.total);
     reader.cancel().catch(() => {});
     throw error;
   }
@@ -78,6 +74,8 @@ class Parser {
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   #preamble = 0;
   #handedOver = false;
+  /** The body's bytes read so far. */
+  total = 0;
 
   constructor(boundary: string, limits: MultipartLimits, sink: PartSink) {
     // Each delimiter is CRLF "--" boundary; the first may open the body, so the body is read as if it
@@ -86,6 +84,15 @@ class Parser {
     this.#buffer = new Uint8Array([CR, LF]);
     this.#limits = limits;
     this.#sink = sink;
+  }
+
+  /** The body's next chunk, counted against its limit (over it: 413); `undefined` at its end. */
+  async next(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Uint8Array | undefined> {
+    const { done, value } = await read(reader);
+    if (done) return undefined;
+    this.total += value.byteLength;
+    if (this.total > this.#limits.bodySize) throw payloadTooLargeError(this.#limits.bodySize);
+    return value;
   }
 
   /** Takes a chunk; returns true when a streamed file has started (the caller hands the reader over). */
@@ -244,19 +251,16 @@ class Parser {
    * A streamed file has started: its stream reads the rest of the body through this parser, and closes
    * only once the body's closing delimiter is read (a part after the file errors it with a 400).
    */
-  handOver(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number): void {
-    let total = alreadyRead;
+  handOver(reader: ReadableStreamDefaultReader<Uint8Array>): void {
     const parser = this;
     const rest = this.#buffer;
     this.#buffer = new Uint8Array(0);
     this.#handedOver = true;
-    // The next chunk, counted against the body limit; the body must not end before its delimiter.
+    // The body must not end before its closing delimiter.
     const next = async (): Promise<Uint8Array> => {
-      const { done, value } = await read(reader);
-      if (done) throw bodyError("form", "Form body is an unterminated multipart body");
-      total += value.byteLength;
-      if (total > parser.#limits.bodySize) throw payloadTooLargeError(parser.#limits.bodySize);
-      return value;
+      const chunk = await parser.next(reader);
+      if (chunk === undefined) throw bodyError("form", "Form body is an unterminated multipart body");
+      return chunk;
     };
     const content = new ReadableStream<Uint8Array>({
       start(controller) {

@@ -172,10 +172,10 @@ export class Sequencer {
         } catch (error) {
           if (++failures > READ_RETRIES || line.pending.length >= size || this.#closed) throw error;
           await pause(Math.min(READ_RETRY_MS * 2 ** (failures - 1), 2000));
-          if (this.#lines.get(topic) !== line || this.#closed) return;
+          if (!this.#current(topic, line) || this.#closed) return;
           continue;
         }
-        if (this.#lines.get(topic) !== line) return;
+        if (!this.#current(topic, line)) return;
         failures = 0;
         // The history moved to another epoch: what arrived of the line's own is delivered first.
         if (read.epoch !== "" && line.epoch !== undefined && read.epoch !== line.epoch)
@@ -193,14 +193,19 @@ export class Sequencer {
         if (!this.#follow(topic, line)) break;
       }
     } catch (error) {
-      if (this.#lines.get(topic) === line) this.#missed(topic, undefined, error);
+      if (this.#current(topic, line)) this.#missed(topic, undefined, error);
     } finally {
       line.busy = false;
       // What waited is delivered, unless the topic was left meanwhile (nothing is missed then).
       const waiting = line.pending.splice(0);
-      if (this.#lines.get(topic) === line)
+      if (this.#current(topic, line))
         for (const numbered of waiting) this.#accept(topic, line, numbered, true);
     }
+  }
+
+  // Whether the line is still the topic's (not left, or left and joined again, during a read).
+  #current(topic: string, line: Line): boolean {
+    return this.#lines.get(topic) === line;
   }
 
   // Delivers the first `before` waiting messages of the line's epoch, in order; returns how many of those
