@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type PartsFetch, partsOn } from "../app/states.ts";
+import { isPending, later, type Pending } from "../context/later.ts";
 import { nextRequestId } from "../context/request-id.ts";
 import { partsOf, type ResponseParts } from "../http/response-parts.ts";
 import { nodeRuntime, toRequest } from "./node-request.ts";
@@ -48,16 +49,18 @@ export function answerWith(
   res: ServerResponse,
   listening: string,
 ): void {
-  let result: ResponseParts | Promise<ResponseParts>;
+  let result: ResponseParts | Pending<ResponseParts>;
   try {
     result = answer(toRequest(incoming, res, listening));
   } catch (error) {
     fail(app, res, error);
     return;
   }
-  if (!(result instanceof Promise)) writeParts(result, res, app);
+  if (!isPending(result)) writeParts(result, res, app);
+  // The write is the last continuation of the request's work (context/later.ts).
   else
-    result.then(
+    later(
+      result,
       (parts) => writeParts(parts, res, app),
       (error: unknown) => fail(app, res, error),
     );

@@ -2,6 +2,7 @@ import { type IncomingMessage, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import * as wsModule from "ws";
 import { type WebSocket, WebSocketServer } from "ws";
+import { settled } from "../context/later.ts";
 import type { ResponseParts } from "../http/response-parts.ts";
 import type { Broadcast, OpenSocket, SocketTransport, UpgradeShim } from "../runtime/runtime.ts";
 import { type FetchApp, nodeAnswer } from "./node-handler.ts";
@@ -26,7 +27,7 @@ export class NodeUpgrades {
       return undefined;
     };
     const request = toRequest(incoming, undefined, listening, shim);
-    Promise.resolve(nodeAnswer(app)(request))
+    Promise.resolve(settled(nodeAnswer(app)(request)))
       .then((parts) => (parts.status === 101 ? undefined : writeRefusal(socket, parts)))
       .catch(() => refuse(socket, 500));
   }

@@ -1,5 +1,6 @@
 import { Context, type ExecutionContext } from "../context/context.ts";
 import { dictionary } from "../context/dictionary.ts";
+import { isPending, type Later, later, type Pending } from "../context/later.ts";
 import { nextRequestId, requestIdFor } from "../context/request-id.ts";
 import { RequestInfo } from "../context/request-info.ts";
 import { badRequestError } from "../errors/http-error.ts";
@@ -33,7 +34,7 @@ export function dispatch(
   env: unknown,
   executionContext: ExecutionContext | undefined,
   runtime: Runtime,
-): ResponseParts | Promise<ResponseParts> {
+): ResponseParts | Pending<ResponseParts> {
   if (!state.started) return afterStart(state, request, env, executionContext, runtime);
   const host = hostOf(request);
   const form = originFormOf(request);
@@ -51,7 +52,7 @@ export function dispatch(
   const route = target.asterisk ? state.asterisk : findRoute(state, ctx);
   const pending = runChain(state, ctx, route.scopes, route.run);
   const scopes = route.scopes;
-  if (pending !== undefined) return pending.then(() => handOver(state, ctx, respond(state, ctx, scopes)));
+  if (pending !== undefined) return later(pending, () => handOver(state, ctx, respond(state, ctx, scopes)));
   return handOver(state, ctx, respond(state, ctx, scopes));
 }
 
@@ -64,8 +65,8 @@ export function dispatchFetch(
   runtime: Runtime,
 ): Response | Promise<Response> {
   const parts = dispatch(state, request, env, executionContext, runtime);
-  const made = (answer: ResponseParts) => responseOf(state, answer);
-  return parts instanceof Promise ? parts.then(made) : made(parts);
+  if (!isPending(parts)) return responseOf(state, parts);
+  return later(parts, (answer) => responseOf(state, answer)).promise;
 }
 
 // The parts were checked as they were built; should the runtime still refuse them, `app.fetch` answers
@@ -90,8 +91,9 @@ function afterStart(
   env: unknown,
   executionContext: ExecutionContext | undefined,
   runtime: Runtime,
-): Promise<ResponseParts> {
-  return startApp(state).then(
+): Later<ResponseParts> {
+  return later(
+    startApp(state),
     () => dispatch(state, request, env, executionContext, runtime),
     () => {
       const headers = new ResponseHeaders();
@@ -106,9 +108,9 @@ function afterStart(
 function handOver(
   state: AppState,
   ctx: Context,
-  parts: ResponseParts | Promise<ResponseParts>,
-): ResponseParts | Promise<ResponseParts> {
-  if (parts instanceof Promise) return parts.then((made) => handOver(state, ctx, made) as ResponseParts);
+  parts: ResponseParts | Pending<ResponseParts>,
+): ResponseParts | Pending<ResponseParts> {
+  if (isPending(parts)) return later(parts, (made) => handOver(state, ctx, made) as ResponseParts);
   const built = ctx.response;
   const body = built.raw !== undefined ? built.raw.body : built.body;
   if (!(body instanceof ReadableStream)) ctx.answered();

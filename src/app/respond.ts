@@ -1,4 +1,5 @@
 import type { Context } from "../context/context.ts";
+import { later, type Pending } from "../context/later.ts";
 import type { PartsTransformOf, ResponseBody, TransformOf } from "../context/response-state.ts";
 import { checkFieldValue } from "../http/field-value.ts";
 import { ResponseHeaders } from "../http/response-headers.ts";
@@ -26,7 +27,7 @@ export function respond(
   state: AppState,
   ctx: Context,
   scopes: readonly Scope[],
-): ResponseParts | Promise<ResponseParts> {
+): ResponseParts | Pending<ResponseParts> {
   // What Bun and the Node adapter get back once they answered a websocket handshake themselves.
   if (state.hasWebSockets && wasUpgraded(ctx))
     return { status: 101, headers: new ResponseHeaders(), body: null };
@@ -47,9 +48,9 @@ function recover(
   ctx: Context,
   scopes: readonly Scope[],
   error: unknown,
-): ResponseParts | Promise<ResponseParts> {
+): ResponseParts | Pending<ResponseParts> {
   const rescued = rescue(state, ctx, error, scopes);
-  return rescued instanceof Promise ? rescued.then(() => lastTry(state, ctx)) : lastTry(state, ctx);
+  return rescued instanceof Promise ? later(rescued, () => lastTry(state, ctx)) : lastTry(state, ctx);
 }
 
 // The transforms see the full body (HEAD included, so an ETag or encoding matches GET's); a body of
@@ -61,26 +62,26 @@ function transformed(
   ctx: Context,
   scopes: readonly Scope[],
   transforms: readonly Transform[],
-): ResponseParts | Promise<ResponseParts> {
+): ResponseParts | Pending<ResponseParts> {
   const fail = (error: unknown) => recover(state, ctx, scopes, error);
   // Synchronous as long as the transforms are: a promise only from the first one that returns one.
   const from = (
     index: number,
     parts: ResponseParts | undefined,
     response: Response | undefined,
-  ): ResponseParts | Promise<ResponseParts> => {
+  ): ResponseParts | Pending<ResponseParts> => {
     try {
       for (let i = index; i >= 0; i--) {
         const transform = transforms[i]!;
         if (typeof transform === "function") {
           const out = transform(response ?? toResponse(checkedParts(parts!)), ctx);
-          if (out instanceof Promise) return out.then((next) => from(i - 1, undefined, next), fail);
+          if (out instanceof Promise) return later(out, (next) => from(i - 1, undefined, next), fail);
           response = out;
           parts = undefined;
         } else {
           const given = parts ?? ownParts(response!);
           const out = transform.parts(given, ctx);
-          if (out instanceof Promise) return out.then((next) => from(i - 1, next, undefined), fail);
+          if (out instanceof Promise) return later(out, (next) => from(i - 1, next, undefined), fail);
           parts = out;
           response = undefined;
         }

@@ -9,6 +9,7 @@ import {
   runKey,
   type WsHandler,
 } from "../context/handler.ts";
+import { isPending, later } from "../context/later.ts";
 import { WS_METHOD } from "../router/route-table.ts";
 import { callbackEpoch, type Scope } from "../router/scope.ts";
 import { isView } from "../view/define-view.ts";
@@ -54,7 +55,7 @@ export function routeStep(
   };
   return (ctx: Context) => {
     const outcome = runWithHooks()(ctx);
-    return outcome instanceof Promise ? outcome.then(check) : check(outcome);
+    return isPending(outcome) ? later(outcome, check) : check(outcome);
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
+import { isPending, later, type Pending, settled } from "../context/later.ts";
 import type { Scope } from "../router/scope.ts";
 import { isView } from "../view/define-view.ts";
 import type { AppState } from "./app-state.ts";
@@ -18,7 +19,7 @@ export function runChain(
   ctx: Context,
   scopes: readonly Scope[],
   terminal: Terminal,
-): void | Promise<void> {
+): void | Pending<void> {
   return runFrom(state, ctx, scopes, 0, 0, terminal);
 }
 
@@ -29,7 +30,7 @@ function runFrom(
   scopeIndex: number,
   index: number,
   terminal: Terminal,
-): void | Promise<void> {
+): void | Pending<void> {
   let s = scopeIndex;
   let i = index;
   while (s < scopes.length && i >= scopes[s]!.middleware.length) {
@@ -45,22 +46,23 @@ function runFrom(
       return Promise.reject(new Error("next() was called more than once by one middleware"));
     downstream = 1;
     const rest = runFrom(state, ctx, scopes, s, i + 1, terminal);
-    if (!(rest instanceof Promise)) {
+    if (rest === undefined) {
       downstream = 2;
       return Promise.resolve();
     }
-    // Marked on a side branch: the chain itself gets no extra step.
-    rest.then(() => {
+    // The middleware gets a promise; marked on a side branch, so the chain itself gets no extra step.
+    const done = settled(rest);
+    done.then(() => {
       downstream = 2;
     });
-    return rest;
+    return done;
   };
   // A middleware that settles while the rest of the chain it started still runs did not await (or
   // return) next(): the handler would answer after the response went out, as an empty 200.
-  const settled = (): void => {
+  const finished = (): void => {
     if (downstream === 1) throw new Error(unawaitedNext(middleware, s, i));
   };
-  return runStep(state, ctx, scopes, (c) => middleware(c, next), settled);
+  return runStep(state, ctx, scopes, (c) => middleware(c, next), finished);
 }
 
 function unawaitedNext(middleware: Middleware, scope: number, index: number): string {
@@ -69,27 +71,28 @@ function unawaitedNext(middleware: Middleware, scope: number, index: number): st
 }
 
 // Runs a step and records what it returned: a `Response` is sent as is, a view is rendered (unless
-// one is already set). An error is rescued here, as is one `settled` throws once the step is done.
+// one is already set). An error is rescued here, as is one `done` throws once the step is done.
 function runStep(
   state: AppState,
   ctx: Context,
   scopes: readonly Scope[],
   step: Terminal,
-  settled?: () => void,
-): void | Promise<void> {
+  done?: () => void,
+): void | Pending<void> {
   let result: unknown;
   try {
     result = step(ctx);
   } catch (error) {
     return rescue(state, ctx, error, scopes);
   }
-  if (result instanceof Promise) {
-    return result.then(
-      (value) => finish(state, ctx, scopes, value, settled),
+  if (isPending(result)) {
+    return later(
+      result,
+      (value) => finish(state, ctx, scopes, value, done),
       (error: unknown) => rescue(state, ctx, error, scopes),
     );
   }
-  return finish(state, ctx, scopes, result, settled);
+  return finish(state, ctx, scopes, result, done);
 }
 
 function finish(
@@ -97,10 +100,10 @@ function finish(
   ctx: Context,
   scopes: readonly Scope[],
   result: unknown,
-  settled: (() => void) | undefined,
+  done: (() => void) | undefined,
 ): void | Promise<void> {
   try {
-    settled?.();
+    done?.();
   } catch (error) {
     return rescue(state, ctx, error, scopes);
   }

@@ -2,6 +2,7 @@
 // for their own runtime (or its answers as parts, for a server that writes them), its start, and the
 // first step of its close.
 import type { ExecutionContext } from "../context/context.ts";
+import type { Pending } from "../context/later.ts";
 import type { ResponseParts } from "../http/response-parts.ts";
 import type { Runtime, RuntimeFetch } from "../runtime/runtime.ts";
 import type { AppState } from "./app-state.ts";
@@ -28,7 +29,7 @@ export function fetchOn(app: object, runtime: Runtime): RuntimeFetch | undefined
 }
 
 /** Answers a request as parts (`http/response-parts.ts`), for a server that writes them itself. */
-export type PartsFetch = (request: Request) => ResponseParts | Promise<ResponseParts>;
+export type PartsFetch = (request: Request) => ResponseParts | Pending<ResponseParts>;
 
 /**
  * A Portico app's answer as parts for requests a given runtime serves (the Node adapter writes them

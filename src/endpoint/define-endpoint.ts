@@ -1,5 +1,6 @@
 import type { Context } from "../context/context.ts";
 import { hooksKey, pathKeysKey, type Runnable, runKey } from "../context/handler.ts";
+import { later, settled } from "../context/later.ts";
 import type { RouteDoc } from "../context/route-doc.ts";
 import { runSteps, type Step } from "../context/run-steps.ts";
 import { defineErrors, type ErrorClasses, type ErrorDeclarations } from "../errors/define-error.ts";
@@ -140,7 +141,7 @@ export function defineEndpoint<
       if (status !== 200) ctx.response.status = status;
       const ep = new EndpointRun(ctx, errors);
       const pending = runSteps(steps, ep);
-      return pending === undefined ? ep.outcome() : pending.then(() => ep.outcome());
+      return pending === undefined ? ep.outcome() : pending.next(() => ep.outcome());
     };
   };
   const run = compile([], []);
@@ -155,7 +156,7 @@ export function defineEndpoint<
     status,
     doc: definition.doc ?? {},
     async call(ctx: Context): Promise<EndpointResult> {
-      const outcome = await run(ctx);
+      const outcome = await settled(run(ctx));
       return isView(outcome) || outcome instanceof Response ? outcome : undefined;
     },
   });
@@ -166,8 +167,8 @@ function callStep(call: (ep: EndpointRun) => unknown): Step<EndpointRun> {
     const value = call(ep);
     if (!(value instanceof Promise)) ep.returned = value;
     else
-      return value.then((settled) => {
-        ep.returned = settled;
+      return later(value, (result) => {
+        ep.returned = result;
       });
   };
 }

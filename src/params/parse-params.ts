@@ -1,4 +1,5 @@
 import type { Context } from "../context/context.ts";
+import { later, type Pending } from "../context/later.ts";
 import { runSteps, type Step } from "../context/run-steps.ts";
 import { bodyError, type ParamSource } from "../errors/param-errors.ts";
 import { headerOf } from "../fast-path/fast-path.ts";
@@ -103,7 +104,7 @@ export function paramsStep(
     const pending = runSteps(compiled.steps, parsing);
     if (pending === undefined) instance.params = parsing.params;
     else
-      return pending.then(() => {
+      return pending.next(() => {
         instance.params = parsing.params;
       });
   };
@@ -159,15 +160,15 @@ function fromStrings(compiled: CompiledSource, input: object): unknown {
   return validateSource(compiled, coerceGroup(compiled.plan, input, [], failed), failed);
 }
 
-// The body's text arrives in one `then` (params/read-body.ts) and is parsed, validated and set in
-// the next: no async frame, so a JSON body costs the fewest promise hops the runtime's reader allows.
-function fromBody(compiled: CompiledSource, parsing: Parsing, mediaType: string): Promise<void> | undefined {
+// The body's text is parsed, validated and set as a continuation of its read (params/read-body.ts):
+// no async frame and no promise of its own, so a JSON body's one hop is the runtime reader's.
+function fromBody(compiled: CompiledSource, parsing: Parsing, mediaType: string): Pending<void> | undefined {
   const { context: ctx, params } = parsing;
   const source = compiled.source;
   const contentType = headerOf(ctx.request.source, "content-type");
   const given = mediaTypeOf(contentType);
   if (source === "form" && given === MULTIPART_TYPE) {
-    return readMultipartForm(ctx, compiled, contentType!).then((form) => {
+    return later(readMultipartForm(ctx, compiled, contentType!), (form) => {
       params.form = fromStrings(compiled, form);
     });
   }
@@ -175,7 +176,7 @@ function fromBody(compiled: CompiledSource, parsing: Parsing, mediaType: string)
     params[source] = undefined;
     return undefined;
   }
-  return readBodyText(ctx, source, compiled.preserveBody).then((text) => {
+  return readBodyText(ctx, source, compiled.preserveBody).next((text) => {
     if (source === "form") {
       if (compiled.require && text === "") throw bodyError("form", "Missing request body");
       params.form = fromStrings(compiled, parseNested(text, "form", ctx.limits));

@@ -1,4 +1,5 @@
 import type { Context } from "../context/context.ts";
+import { Later, later } from "../context/later.ts";
 import { badRequestError, isHttpError, payloadTooLargeError } from "../errors/http-error.ts";
 import { bodyError, type ParamSource } from "../errors/param-errors.ts";
 import { bodyOf } from "../fast-path/fast-path.ts";
@@ -10,12 +11,13 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  * Reads the request body as UTF-8 text, up to the body size limit (over it: 413, before reading
  * when `Content-Length` says so). With `preserve`, reads a copy so that the body stays readable.
  */
-export function readBodyText(ctx: Context, source: ParamSource, preserve: boolean): Promise<string> {
+export function readBodyText(ctx: Context, source: ParamSource, preserve: boolean): Later<string> {
   const limit = ctx.limits.bodySize;
   const direct = preserve ? null : readDirect(ctx, limit);
-  // One hop on the fast path (the body straight from the socket), as this runs for every body.
-  if (direct !== null) return direct.then((bytes) => decode(within(bytes, limit), source));
-  return readStandard(ctx, limit, preserve, (bytes) => decode(bytes, source));
+  // The decoding is the first continuation of the body's one hop (context/later.ts): the parse,
+  // validation, `call` and response follow in the same reaction.
+  if (direct !== null) return later(direct, (bytes) => decode(within(bytes, limit), source));
+  return new Later(readStandard(ctx, limit, preserve, (bytes) => decode(bytes, source)));
 }
 
 /** Options of {@link readBody}. */

@@ -272,7 +272,7 @@ export function defineChannel<
       };
       try {
         const pending = runSteps(resumed ? resuming : opening, ch);
-        (pending ? pending.then(replay) : replay()).catch(onError);
+        (pending ? pending.promise.then(replay) : replay()).catch(onError);
       } catch (error) {
         onError(error);
       }

@@ -87,3 +87,32 @@ test("middleware is written on the public API: nothing in src/middleware/ import
   );
   assert.deepEqual(reaching, []);
 });
+
+test("the request path waits once: its layers continue with later(), not a then of their own", () => {
+  // Files whose continuations join the request's one `Later` (src/context/later.ts). A `.then(` here
+  // would add a promise hop per layer again, and one that returned a `Later` would resolve to it.
+  const path = [
+    "app/dispatch.ts",
+    "app/respond.ts",
+    "app/route-step.ts",
+    "app/run-chain.ts",
+    "context/run-steps.ts",
+    "endpoint/define-endpoint.ts",
+    "params/parse-params.ts",
+    "params/read-body.ts",
+  ];
+  const files = [...new Set(path.map((file) => file.split("/")[0]!))].flatMap(sources);
+  const thens = files
+    .filter(({ file }) => path.includes(file))
+    .flatMap(({ file, code }) => [...code.matchAll(/\.then\(/g)].map(() => file));
+  // Those allowed: the side branch that marks a middleware's next() done, on the promise it gives the
+  // middleware; the runtime's own readers behind `readStandard`, each handing its bytes to one `finish`;
+  // and the public `readBody`, which returns a promise to user code.
+  assert.deepEqual(thens.sort(), [
+    "app/run-chain.ts",
+    "params/read-body.ts",
+    "params/read-body.ts",
+    "params/read-body.ts",
+  ]);
+  assert.equal(files.filter(({ file }) => path.includes(file)).length, path.length);
+});
