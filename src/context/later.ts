@@ -26,8 +26,13 @@ export class Later<T = unknown> {
 
   /** Continues with `onValue` (or `onError`, which may recover): what it returns is the next value. */
   next<U>(onValue: (value: T) => U | Pending<U>, onError?: (error: unknown) => U | Pending<U>): Later<U> {
-    if (this.#done) this.#promise = this.#promise.then(onValue as (value: unknown) => unknown, onError);
-    else this.#steps.push(onValue as (value: unknown) => unknown, onError);
+    if (this.#done) {
+      // Once run, a continuation is its promise's; one that returns a `Later` gives its promise.
+      this.#promise = this.#promise.then(
+        (value) => settled(onValue(value as T)),
+        onError === undefined ? undefined : (error: unknown) => settled(onError(error)),
+      );
+    } else this.#steps.push(onValue as (value: unknown) => unknown, onError);
     return this as unknown as Later<U>;
   }
 
@@ -50,6 +55,11 @@ export class Later<T = unknown> {
         continue;
       }
       // A continuation that waits itself (an async `call`): the rest runs once that settles.
+      if (value === this) {
+        value = new TypeError("A Later cannot wait for itself");
+        failed = true;
+        continue;
+      }
       if (value instanceof Later) {
         return value.next(
           (settled) => this.#run(settled, false, i + 2),

@@ -61,6 +61,14 @@ describe("Later", () => {
     const chain = later(Promise.resolve(2), (n) => n * 2);
     assert.equal(await chain.promise, 4);
     assert.equal(await chain.next((n) => n + 1).promise, 5);
+    // A continuation that waits then is waited for, not passed on as a value.
+    const inner = later(Promise.resolve("waited"), (text) => `${text}!`);
+    assert.equal(await chain.next(() => inner).promise, "waited!");
+  });
+
+  test("a continuation that returns its own Later fails with a TypeError, not a hang", async () => {
+    const chain: Later<unknown> = later(Promise.resolve(1), () => chain);
+    await assert.rejects(chain.promise, /cannot wait for itself/);
   });
 
   test("isPending and settled tell a value that is there from one that is not", async () => {
