@@ -19,6 +19,7 @@ export {
   type CreateContextOptions,
   createContext,
   type ExecutionContext,
+  type MatchedRoute,
   type PartsTransform,
   type Register,
   type RegisteredEnv,

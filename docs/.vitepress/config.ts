@@ -17,6 +17,7 @@ const guide = [
   ["Cookies", "cookies"],
   ["Sessions", "sessions"],
   ["Static files", "static-files"],
+  ["Observability", "observability"],
   ["Server-sent events", "server-sent-events"],
   ["Websockets and channels", "websockets"],
   ["Topics across instances", "topics"],

@@ -6,7 +6,13 @@ import type { ErrorRenderingOptions } from "../errors/rendering.ts";
 
 export type { ErrorRenderingOptions } from "../errors/rendering.ts";
 
-import { addressMatcher, clientAddress, forwardedOrigin, type ProxyHeader } from "../http/ip.ts";
+import {
+  addressMatcher,
+  canonicalAddress,
+  clientAddress,
+  forwardedOrigin,
+  type ProxyHeader,
+} from "../http/ip.ts";
 import { isHost } from "../http/request-target.ts";
 import { type HistoryOptions, type PubSubDriver, TopicHub } from "../pubsub/hub.ts";
 import type { PresenceOptions } from "../pubsub/presence.ts";
@@ -77,6 +83,7 @@ export function addressLookup(options: TrustProxyOptions | undefined): ClientLoo
   return {
     address: (request, peer) => clientAddress(peer, request, trusted, header),
     origin: (request, peer) => forwardedOrigin(peer, request, trusted, header, isHost),
+    trusts: (peer) => trusted(canonicalAddress(peer) ?? peer),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Context, RegisteredEnv } from "../context/context.ts";
+import type { Context, MatchedRoute, RegisteredEnv } from "../context/context.ts";
 import type { Limits } from "../context/limits.ts";
 import type { ClientLookup } from "../context/request-info.ts";
 import type { ErrorRendering } from "../errors/render-error.ts";
@@ -34,6 +34,8 @@ export type NotFoundHandler<TEnv = RegisteredEnv> = (ctx: Context<TEnv>) => unkn
 export interface AppRoute {
   readonly scopes: readonly Scope[];
   readonly run: (ctx: Context) => unknown;
+  /** What `ctx.route` says of it (a registered route's listing), if it is one. */
+  readonly matched?: MatchedRoute;
 }
 
 /** A namespace's `notFound`: the prefix it covers, and the route that answers there. */

@@ -99,9 +99,10 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       }
       const compiled = compilePattern(record.path);
       const run = routeStep(state, record.method, record.path, compiled.names, record.handler, record.scopes);
-      table.add(record.method, compiled, { scopes: record.scopes, run });
+      const info = routeInfo(record);
+      table.add(record.method, compiled, { scopes: record.scopes, run, matched: info });
       if (record.method === WS_METHOD) state.hasWebSockets = true;
-      listed.push(routeInfo(record));
+      listed.push(info);
     });
     this.#listed = listed;
     this.#state = state;

@@ -136,7 +136,9 @@ function findRoute(state: AppState, ctx: Context): AppRoute {
         : undefined) ?? state.table.find(method, path);
     if (found === undefined) return unmatchedRoute(state, path);
     ctx.request.routed(found);
-    return found.route;
+    const route = found.route;
+    if (route.matched !== undefined) ctx.matched(route.matched);
+    return route;
   } catch (error) {
     // A parameter the router cannot decode: answered like any error, inside the app's middleware.
     return {

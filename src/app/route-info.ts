@@ -1,5 +1,6 @@
 // What `app.routes()` lists of a registered route: its method, path, handler, name, the middleware
 // around it and what it says of itself — read by `openapi()` and `asyncapi()`.
+import type { MatchedRoute } from "../context/context.ts";
 import type { Handler, Middleware, WsHandler } from "../context/handler.ts";
 import { mergeDocs, type RouteDoc } from "../context/route-doc.ts";
 import type { ErrorRenderingOptions } from "../errors/rendering.ts";
@@ -7,7 +8,7 @@ import type { RouteRecord } from "../router/create-router.ts";
 import { ANY_METHOD, WS_METHOD } from "../router/route-table.ts";
 
 /** A registered route, as `app.routes()` lists it. */
-export interface RouteInfo {
+export interface RouteInfo extends MatchedRoute {
   /** `GET`, `POST`, …; `ALL` for `all()`, `WS` for a websocket route (see `websocket`). */
   readonly method: string;
   /** True for a websocket route (`ws()`, a channel); an HTTP route whose method is `WS` has `false`. */

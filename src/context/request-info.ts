@@ -13,6 +13,8 @@ export interface ClientLookup {
   address(request: Request, peer: string | undefined): string | undefined;
   /** The scheme and Host trusted proxies tell (only with `trustProxy`). */
   readonly origin?: ((request: Request, peer: string | undefined) => ForwardedOrigin | undefined) | undefined;
+  /** Whether a peer is one of the trusted proxies (only with `trustProxy`). */
+  readonly trusts?: ((peer: string) => boolean) | undefined;
 }
 
 /** The request as a handler sees it: the standard `Request` plus what routing found. */
@@ -147,6 +149,18 @@ export class RequestInfo {
           : lookup.address(this.source, this.runtime.peer(this.source, this.#env));
     }
     return this.#ip;
+  }
+
+  /**
+   * True when the connection's peer is one of the app's `trustProxy` addresses: what such a peer says
+   * of the request (its forwarded headers, a trace context) may be believed. False without `trustProxy`
+   * and when the peer is unknown.
+   */
+  get fromTrustedProxy(): boolean {
+    const trusts = this.#lookup?.trusts;
+    if (trusts === undefined) return false;
+    const peer = this.runtime.peer(this.source, this.#env);
+    return peer !== undefined && trusts(peer);
   }
 
   /**

@@ -17,6 +17,7 @@ const ENTRY_POINTS = [
   "./sse",
   "./middleware",
   "./jwt",
+  "./otel",
   "./static",
   "./session",
   "./openapi",

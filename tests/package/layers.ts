@@ -11,7 +11,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["endpoint", "ws"],
   ["router"],
   ["app"],
-  ["cookie", "sse", "middleware", "openapi", "static"],
+  ["cookie", "sse", "middleware", "openapi", "static", "otel"],
   ["client", "session"],
   ["adapters"],
 ];

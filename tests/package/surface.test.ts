@@ -151,6 +151,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
       "InferParams",
       "Limits",
       "Logger",
+      "MatchedRoute",
       "Method",
       "CustomMethod",
       "RegisteredMethod",
@@ -289,6 +290,7 @@ const SURFACE: Record<string, { readonly values: readonly string[]; readonly typ
     types: ["NatsPubSubOptions"],
   },
   "./static": { values: ["serveStatic"], types: ["AssetsBinding", "StaticOptions"] },
+  "./otel": { values: ["otel", "spanOf"], types: ["OtelOptions", "QueryRecording"] },
   "./session": {
     values: ["session", "SessionTooLarge"],
     types: ["Session", "SessionData", "SessionMiddleware", "SessionOptions", "SessionRevocation"],
