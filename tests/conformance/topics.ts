@@ -16,6 +16,7 @@ import { pubsub } from "./topics/pubsub.ts";
 import { recovery } from "./topics/recovery.ts";
 import { requests } from "./topics/requests.ts";
 import { seams } from "./topics/seams.ts";
+import { telemetry } from "./topics/telemetry.ts";
 import { tokens } from "./topics/tokens.ts";
 import { validators } from "./topics/validators.ts";
 import { websockets } from "./topics/websockets.ts";
@@ -33,6 +34,7 @@ export const TOPICS: readonly Topic[] = [
   websockets,
   channels,
   tokens,
+  telemetry,
   edges,
   hostile,
   batteries,

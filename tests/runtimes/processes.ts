@@ -141,6 +141,26 @@ export async function startWorker(
           }));
         },
       },
+      {
+        // The OpenTelemetry SDK the telemetry topic sets up (the app's, not Portico's) keeps its Node code
+        // under `platform/`, and maps it to web code in its package.json `browser` field, which a
+        // platform-neutral build does not apply: done here, as an app's web-worker build would.
+        name: "opentelemetry-web-platform",
+        setup(builder) {
+          builder.onResolve({ filter: /^(\.\.?\/)+platform(\/index\.js)?$/ }, (args) =>
+            args.importer.includes("/node_modules/@opentelemetry/")
+              ? {
+                  path: join(
+                    dirname(args.importer),
+                    args.path.replace(/\/index\.js$/, ""),
+                    "browser",
+                    "index.js",
+                  ),
+                }
+              : undefined,
+          );
+        },
+      },
     ],
     ...WORKER_BUNDLE,
     mainFields: [...WORKER_BUNDLE.mainFields],
