@@ -10,8 +10,11 @@ export function endWithBody(ctx: Context<unknown>, end: (parts: ResponseParts) =
   let sent: ResponseParts | undefined;
   // True while a body this watches is still being sent.
   let streaming = false;
+  let ended = false;
   const settle = (): void => {
-    if (sent !== undefined && !streaming) end(sent);
+    if (sent === undefined || streaming || ended) return;
+    ended = true;
+    end(sent);
   };
   // Only a body that may be a stream is watched: the others cost no transform.
   if (response.body instanceof ReadableStream || (response.raw !== undefined && response.raw.body !== null)) {

@@ -14,7 +14,7 @@
  *
  * @module portico/otel
  */
-import type { MeterProvider, Span, TracerProvider } from "@opentelemetry/api";
+import type { Histogram, MeterProvider, Span, TracerProvider, UpDownCounter } from "@opentelemetry/api";
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
 import { isHttpError } from "../errors/http-error.ts";
@@ -86,16 +86,7 @@ export function otel(options: OtelOptions = {}): Middleware<unknown> {
     throw new TypeError(`otel: query must be "redacted", "full" or false, got ${String(query)}`);
   }
   const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer("portico");
-  const meter = (options.meterProvider ?? api.metrics.getMeterProvider()).getMeter("portico");
-  const duration = meter.createHistogram("http.server.request.duration", {
-    unit: "s",
-    description: "Duration of HTTP server requests.",
-    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-  });
-  const active = meter.createUpDownCounter("http.server.active_requests", {
-    unit: "{request}",
-    description: "Number of active HTTP server requests.",
-  });
+  const instruments = instrumentsOf(options.meterProvider);
 
   return async (ctx, next) => {
     const start = performance.now();
@@ -112,25 +103,32 @@ export function otel(options: OtelOptions = {}): Middleware<unknown> {
     const route = ctx.route?.path;
     if (route !== undefined) sampled["http.route"] = route;
     const span = tracer.startSpan(spanName(ctx), { kind: SpanKind.SERVER, attributes: sampled }, parent);
+    const active = api.trace.setSpan(parent, span);
     const recording = span.isRecording();
+    const measured = instruments();
+    // Neither traced nor measured (no SDK, or this span sampled out without metrics): the span's context
+    // still reaches the app (what it calls continues the trace), and nothing else is done.
+    if (!recording && measured === undefined) {
+      span.end();
+      return api.context.with(active, next);
+    }
     if (recording) {
       span.setAttributes(requestAttributes(ctx, query));
       spans.set(ctx, span);
     }
-    const activeAttributes: Attributes = { "http.request.method": method, "url.scheme": schemeOf(ctx) };
-    active.add(1, activeAttributes);
+    const counted: Attributes = { "http.request.method": method, "url.scheme": schemeOf(ctx) };
+    measured?.active.add(1, counted);
 
-    let ended = false;
-    const end = (parts: ResponseParts | undefined): void => {
-      if (ended) return;
-      ended = true;
-      const status = parts?.status ?? ctx.response.status;
+    const end = (parts: ResponseParts): void => {
+      const status = parts.status;
       const type = errorType(ctx.error, status);
-      const metric: Attributes = { ...activeAttributes, "http.response.status_code": status };
-      if (route !== undefined) metric["http.route"] = route;
-      if (type !== undefined) metric["error.type"] = type;
-      duration.record((performance.now() - start) / 1000, metric);
-      active.add(-1, activeAttributes);
+      if (measured !== undefined) {
+        const metric: Attributes = { ...counted, "http.response.status_code": status };
+        if (route !== undefined) metric["http.route"] = route;
+        if (type !== undefined) metric["error.type"] = type;
+        measured.duration.record((performance.now() - start) / 1000, metric);
+        measured.active.add(-1, counted);
+      }
       if (recording) {
         span.setAttribute("http.response.status_code", status);
         if (type !== undefined) span.setAttribute("error.type", type);
@@ -144,10 +142,46 @@ export function otel(options: OtelOptions = {}): Middleware<unknown> {
     };
 
     try {
-      await api.context.with(api.trace.setSpan(parent, span), next);
+      await api.context.with(active, next);
     } finally {
       endWithBody(ctx, end);
     }
+  };
+}
+
+interface Instruments {
+  readonly duration: Histogram;
+  readonly active: UpDownCounter;
+}
+
+// The API's no-op instruments' class: a meter provider that gives them measures nothing.
+const NoopHistogram = api.createNoopMeter().createHistogram("portico.noop").constructor;
+
+/**
+ * The request metrics' instruments, made from the provider given or the global one, whichever it is at
+ * the time (an app may register its SDK after making the middleware); `undefined` while the provider is
+ * the API's no-op.
+ */
+function instrumentsOf(given: MeterProvider | undefined): () => Instruments | undefined {
+  let provider: MeterProvider | undefined;
+  let made: Instruments | undefined;
+  return () => {
+    const current = given ?? api.metrics.getMeterProvider();
+    if (current !== provider) {
+      provider = current;
+      const meter = current.getMeter("portico");
+      const duration = meter.createHistogram("http.server.request.duration", {
+        unit: "s",
+        description: "Duration of HTTP server requests.",
+        advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+      });
+      const active = meter.createUpDownCounter("http.server.active_requests", {
+        unit: "{request}",
+        description: "Number of active HTTP server requests.",
+      });
+      made = duration instanceof NoopHistogram ? undefined : { duration, active };
+    }
+    return made;
   };
 }
 

@@ -5,7 +5,16 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, beforeEach, describe, test } from "node:test";
-import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  context,
+  createNoopMeter,
+  metrics,
+  ProxyTracerProvider,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
@@ -254,6 +263,25 @@ describe("otel(): one server span per request", () => {
     assert.equal(only("GET /api/span").attributes["app.tenant"], "acme");
   });
 
+  test("with no SDK (the API's no-op), nothing is recorded and the caller's trace still reaches the app", async () => {
+    const server = createApp();
+    server.use(
+      otel({
+        tracerProvider: new ProxyTracerProvider(),
+        meterProvider: { getMeter: () => createNoopMeter() },
+      }),
+    );
+    server.get("/seen", (ctx) => {
+      ctx.response.write(trace.getActiveSpan()?.spanContext().traceId ?? "none");
+    });
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const res = await server.request("/seen", {
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    });
+    assert.equal(await res.text(), traceId);
+    assert.equal(spans.getFinishedSpans().length, 0);
+  });
+
   test("options are checked when the middleware is made", () => {
     assert.throws(() => otel({ propagate: "yes" as never }), /propagate must be/);
     assert.throws(() => otel({ query: "some" as never }), /query must be/);
@@ -261,6 +289,31 @@ describe("otel(): one server span per request", () => {
 });
 
 describe("otel(): metrics", () => {
+  test("a meter provider registered after the middleware is made is the one measured", async () => {
+    const server = createApp();
+    server.use(otel({ tracerProvider }));
+    server.get("/late", (ctx) => ctx.response.write("late"));
+    await server.request("/late");
+    const lateExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+    const lateReader = new PeriodicExportingMetricReader({
+      exporter: lateExporter,
+      exportIntervalMillis: 3_600_000,
+    });
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [lateReader] }));
+    try {
+      await server.request("/late");
+      await lateReader.forceFlush();
+      const points = lateExporter
+        .getMetrics()
+        .at(-1)!
+        .scopeMetrics.flatMap((scope) => scope.metrics)
+        .find((metric) => metric.descriptor.name === "http.server.request.duration")!.dataPoints;
+      assert.equal((points[0] as DataPoint<Histogram>).value.count, 1, "the request after registration");
+    } finally {
+      metrics.disable();
+    }
+  });
+
   test("http.server.request.duration by route, method, status and error; active requests back to 0", async () => {
     const server = app();
     await server.request("/api/users/1");
