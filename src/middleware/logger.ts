@@ -1,4 +1,5 @@
 import type { Middleware } from "../context/handler.ts";
+import { traceIdsOf } from "../context/trace-ids.ts";
 
 /** One request, as {@link logger} reports it. */
 export interface LogEntry {
@@ -18,6 +19,10 @@ export interface LogEntry {
   readonly ip?: string;
   /** The name of the error that was rescued, if any. */
   readonly error?: string;
+  /** The request's trace, when a tracer records one (`otel()` of `portico/otel`). */
+  readonly trace_id?: string;
+  /** The request's server span in that trace. */
+  readonly span_id?: string;
 }
 
 /** Options of {@link logger}. */
@@ -30,7 +35,8 @@ const jsonLine = (entry: LogEntry): void => console.log(JSON.stringify(entry));
 
 /**
  * One structured entry per request: time, id, method, path, status, duration, client address and
- * the rescued error's name. Put it first (`app.use(logger())`) to time everything after it.
+ * the rescued error's name; `trace_id` and `span_id` when `otel()` (`portico/otel`) traces the request,
+ * in either order. Put it first (`app.use(logger())`) to time everything after it.
  *
  * @example
  * app.use(logger({ sink: (entry) => myLogger.info(entry) }));
@@ -48,6 +54,7 @@ export function logger(options: LoggerOptions = {}): Middleware<unknown> {
       // Read now, while the request is open; written once the response is final (transforms run after
       // the middleware: `etag()` turns a 200 into a 304).
       const ip = request.ip;
+      const trace = traceIdsOf(ctx);
       ctx.whenHandedOver((response) => {
         const entry: { -readonly [K in keyof LogEntry]: LogEntry[K] } = {
           time: isoTime(time),
@@ -59,6 +66,10 @@ export function logger(options: LoggerOptions = {}): Middleware<unknown> {
         };
         if (ip !== undefined) entry.ip = ip;
         if (error !== undefined) entry.error = error instanceof Error ? error.name : typeof error;
+        if (trace !== undefined) {
+          entry.trace_id = trace.traceId;
+          entry.span_id = trace.spanId;
+        }
         sink(entry);
       });
     }

@@ -17,6 +17,7 @@
 import type { Histogram, MeterProvider, Span, TracerProvider, UpDownCounter } from "@opentelemetry/api";
 import type { Context } from "../context/context.ts";
 import type { Middleware } from "../context/handler.ts";
+import { attachTraceIds } from "../context/trace-ids.ts";
 import { isHttpError } from "../errors/http-error.ts";
 import type { ResponseParts } from "../http/response-parts.ts";
 import { optionalPeer } from "../runtime/optional-peer.ts";
@@ -115,6 +116,8 @@ export function otel(options: OtelOptions = {}): Middleware<unknown> {
     if (recording) {
       span.setAttributes(requestAttributes(ctx, query));
       spans.set(ctx, span);
+      const { traceId, spanId } = span.spanContext();
+      attachTraceIds(ctx, { traceId, spanId });
     }
     const counted: Attributes = { "http.request.method": method, "url.scheme": schemeOf(ctx) };
     measured?.active.add(1, counted);

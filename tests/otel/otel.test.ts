@@ -35,7 +35,7 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import * as v from "valibot";
 import { serve } from "../../src/adapters/node.ts";
-import { cors } from "../../src/middleware/mod.ts";
+import { cors, type LogEntry, logger } from "../../src/middleware/mod.ts";
 import { createApp, defineEndpoint, defineError, defineView, t } from "../../src/mod.ts";
 import { otel, spanOf } from "../../src/otel/otel.ts";
 
@@ -280,6 +280,29 @@ describe("otel(): one server span per request", () => {
     });
     assert.equal(await res.text(), traceId);
     assert.equal(spans.getFinishedSpans().length, 0);
+  });
+
+  test("logger() writes the request's trace_id and span_id, whichever of the two runs first", async () => {
+    for (const loggerFirst of [false, true]) {
+      spans.reset();
+      const entries: LogEntry[] = [];
+      const server = createApp();
+      if (loggerFirst) server.use(logger({ sink: (entry) => entries.push(entry) }));
+      server.use(otel({ tracerProvider, meterProvider }));
+      if (!loggerFirst) server.use(logger({ sink: (entry) => entries.push(entry) }));
+      server.get("/logged", (ctx) => ctx.response.write("ok"));
+      await (await server.request("/logged")).text();
+      const span = only("GET /logged");
+      assert.equal(entries[0]?.trace_id, span.spanContext().traceId);
+      assert.equal(entries[0]?.span_id, span.spanContext().spanId);
+    }
+    // Without a tracer, the entry has neither.
+    const plain: LogEntry[] = [];
+    const server = createApp();
+    server.use(logger({ sink: (entry) => plain.push(entry) }));
+    server.get("/logged", (ctx) => ctx.response.write("ok"));
+    await server.request("/logged");
+    assert.equal("trace_id" in plain[0]!, false);
   });
 
   test("options are checked when the middleware is made", () => {
