@@ -17,7 +17,9 @@ import { readBodyText } from "./read-body.ts";
 import type { BodySpec } from "./t.ts";
 
 /** A source's declaration: entries, a valibot object schema, or (form/json) `t.body(…)`. */
-export type SourceParam = Entries | AnySchema | StandardSchemaV1;
+// `<unknown, unknown>` written out: a reference that leaves its defaults out is deferred in a type alias,
+// and counts as generic, so every contextual type holding it was instantiated again (each `t.body(…)`).
+export type SourceParam = Entries | AnySchema | StandardSchemaV1<unknown, unknown>;
 
 /** The `params` of an endpoint or channel: any subset of the six sources. */
 export interface ParamsDeclaration {
