@@ -136,9 +136,7 @@ function findRoute(state: AppState, ctx: Context): AppRoute {
         : undefined) ?? state.table.find(method, path);
     if (found === undefined) return unmatchedRoute(state, path);
     ctx.request.routed(found);
-    const route = found.route;
-    if (route.matched !== undefined) ctx.matched(route.matched);
-    return route;
+    return found.route;
   } catch (error) {
     // A parameter the router cannot decode: answered like any error, inside the app's middleware.
     return {

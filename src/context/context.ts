@@ -5,7 +5,10 @@ import type { Runtime } from "../runtime/runtime.ts";
 import { dictionary } from "./dictionary.ts";
 import { defaultLimits, type Limits } from "./limits.ts";
 import { nextRequestId } from "./request-id.ts";
-import { RequestInfo } from "./request-info.ts";
+import { type MatchedRoute, RequestInfo } from "./request-info.ts";
+
+export type { MatchedRoute } from "./request-info.ts";
+
 import { type PartsTransformOf, ResponseState } from "./response-state.ts";
 import { type Session, sessionOf } from "./session.ts";
 
@@ -56,16 +59,6 @@ export type RegisteredState = Register extends { readonly state: infer TState }
 /** The session type: `Session<Register["session"]>` when registered, else `Session`. */
 export type RegisteredSession = Register extends { readonly session: infer TData } ? Session<TData> : Session;
 
-/** The route a request matched, as `app.routes()` lists it: `ctx.route`. */
-export interface MatchedRoute {
-  /** `GET`, `POST`, …; `ALL` for `all()`, `WS` for a websocket route. */
-  readonly method: string;
-  /** The full path pattern, prefixes included (`/api/users/:id`): never the request's own path. */
-  readonly path: string;
-  /** The route's name, when it has one (`defineRoutes` keys, `route(…, { name })`). */
-  readonly name?: string;
-}
-
 /** Everything a handler gets for one request. */
 export class Context<TEnv = RegisteredEnv> {
   /** The request: raw `Request`, method, url, path, query, headers, path params and id. */
@@ -84,7 +77,6 @@ export class Context<TEnv = RegisteredEnv> {
   #abortSources: AbortSignal[] | undefined = undefined;
   #answered = false;
   #handedOver: ((response: ResponseParts) => void)[] | undefined = undefined;
-  #route: MatchedRoute | undefined = undefined;
 
   /** Builds a context; use {@link createContext} in tests. */
   constructor(
@@ -131,12 +123,7 @@ export class Context<TEnv = RegisteredEnv> {
    * request refused before routing). Middleware sees it before `next()`.
    */
   get route(): MatchedRoute | undefined {
-    return this.#route;
-  }
-
-  /** Records the route the request matched (the core calls it). */
-  matched(route: MatchedRoute): void {
-    this.#route = route;
+    return this.request.matchedRoute;
   }
 
   /**

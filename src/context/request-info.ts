@@ -17,6 +17,22 @@ export interface ClientLookup {
   readonly trusts?: ((peer: string) => boolean) | undefined;
 }
 
+/** The route a request matched, as `app.routes()` lists it: `ctx.route`. */
+export interface MatchedRoute {
+  /** `GET`, `POST`, …; `ALL` for `all()`, `WS` for a websocket route. */
+  readonly method: string;
+  /** The full path pattern, prefixes included (`/api/users/:id`): never the request's own path. */
+  readonly path: string;
+  /** The route's name, when it has one (`defineRoutes` keys, `route(…, { name })`). */
+  readonly name?: string;
+}
+
+/** What routing found for a request: its parameters' source, and the route's listing (when it is one). */
+export interface RoutedMatch {
+  readonly params: Record<string, string>;
+  readonly route: { readonly matched?: MatchedRoute | undefined };
+}
+
 /** The request as a handler sees it: the standard `Request` plus what routing found. */
 export class RequestInfo {
   /** The object the runtime handed to `fetch` (a stand-in on the Node adapter). */
@@ -46,7 +62,7 @@ export class RequestInfo {
   // the request.
   #kept: string | undefined = undefined;
   #pathParams: Dictionary<string> | undefined;
-  #match: { readonly params: Record<string, string> } | undefined = undefined;
+  #match: RoutedMatch | undefined = undefined;
 
   /** Wraps a request whose target was checked; `pathParams` are set by the router. */
   constructor(
@@ -107,9 +123,14 @@ export class RequestInfo {
    * Takes the match of the request's route (the core calls it): its parameters are read from it when
    * first asked for (router/route-match.ts makes them then).
    */
-  routed(match: { readonly params: Record<string, string> }): void {
+  routed(match: RoutedMatch): void {
     this.#match = match;
     this.#pathParams = undefined;
+  }
+
+  /** The listing of the route the request matched (`ctx.route`), or `undefined`. */
+  get matchedRoute(): MatchedRoute | undefined {
+    return this.#match?.route.matched;
   }
 
   /**

@@ -88,8 +88,9 @@ export function otel(options: OtelOptions = {}): Middleware<unknown> {
   }
   const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer("portico");
   const instruments = instrumentsOf(options.meterProvider);
+  const given = options.tracerProvider;
 
-  return async (ctx, next) => {
+  const traced = async (ctx: Context<unknown>, next: () => Promise<void>): Promise<void> => {
     const start = performance.now();
     const request = ctx.request;
     const continued = propagate === true || (propagate === "trusted" && request.fromTrustedProxy);
@@ -150,6 +151,22 @@ export function otel(options: OtelOptions = {}): Middleware<unknown> {
       endWithBody(ctx, end);
     }
   };
+  // Nothing registered (no tracer, no meter, no propagator: the API alone): the app runs as without it.
+  return (ctx, next) =>
+    untraced(given) && instruments() === undefined && api.propagation.fields().length === 0
+      ? next()
+      : traced(ctx, next);
+}
+
+// The class of the API's no-op tracer provider: what a `ProxyTracerProvider` delegates to until an SDK
+// registers one.
+const NoopTracerProvider = new api.ProxyTracerProvider().getDelegate().constructor;
+
+/** Whether spans would go nowhere: the tracer provider (given, else the global one) is the API's no-op. */
+function untraced(given: TracerProvider | undefined): boolean {
+  const provider = given ?? api.trace.getTracerProvider();
+  const used = provider instanceof api.ProxyTracerProvider ? provider.getDelegate() : provider;
+  return used instanceof NoopTracerProvider;
 }
 
 interface Instruments {
