@@ -27,11 +27,11 @@ export interface MatchedRoute {
   readonly name?: string;
 }
 
-/** What routing found for a request: its parameters' source, and the route's listing (when it is one). */
-export interface RoutedMatch {
+// What routing found for a request: its parameters' source, and the route's listing (when it is one).
+type RoutedMatch = {
   readonly params: Record<string, string>;
   readonly route: { readonly matched?: MatchedRoute | undefined };
-}
+};
 
 /** The request as a handler sees it: the standard `Request` plus what routing found. */
 export class RequestInfo {
@@ -123,7 +123,10 @@ export class RequestInfo {
    * Takes the match of the request's route (the core calls it): its parameters are read from it when
    * first asked for (router/route-match.ts makes them then).
    */
-  routed(match: RoutedMatch): void {
+  routed(match: {
+    readonly params: Record<string, string>;
+    readonly route: { readonly matched?: MatchedRoute | undefined };
+  }): void {
     this.#match = match;
     this.#pathParams = undefined;
   }
