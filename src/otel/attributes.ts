@@ -61,8 +61,9 @@ export function requestAttributes(ctx: Context<unknown>, query: QueryRecording):
   }
   const authority = url.slice(colon + 3, url.indexOf("/", colon + 3));
   const port = portOf(authority);
-  attributes["server.address"] =
-    port === undefined ? authority : authority.slice(0, authority.lastIndexOf(":"));
+  const host = port === undefined ? authority : authority.slice(0, authority.lastIndexOf(":"));
+  // An IPv6 literal without its brackets, as the conventions write addresses.
+  attributes["server.address"] = host.startsWith("[") ? host.slice(1, -1) : host;
   const scheme = attributes["url.scheme"];
   attributes["server.port"] = port ?? (scheme === "https" ? 443 : 80);
   const ip = request.ip;

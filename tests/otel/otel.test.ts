@@ -183,6 +183,16 @@ describe("otel(): one server span per request", () => {
     assert.equal(span.events[0]?.attributes?.["exception.type"], "TypeError");
   });
 
+  test("server.address and server.port from the Host, an IPv6 literal without its brackets", async () => {
+    await app().request("http://[::1]:8080/api/span");
+    const span = only("GET /api/span");
+    assert.equal(span.attributes["server.address"], "::1");
+    assert.equal(span.attributes["server.port"], 8080);
+    spans.reset();
+    await app().request("https://example.com/api/span");
+    assert.equal(only("GET /api/span").attributes["server.port"], 443);
+  });
+
   test("no route matched: the span is named by the method alone, without http.route", async () => {
     const res = await app().request("/nowhere");
     assert.equal(res.status, 404);
