@@ -6,7 +6,9 @@
 // a fresh process of its variant through the Node adapter with real IncomingMessage/ServerResponse (as
 // `npm run bench:ab` does); "off" and a variant alternate, and each pair gives a ratio of CPU per request.
 //
-//   npx tsx bench/otel-cost.ts [--pairs=15] [--n=20000] [--only=S1,S4]
+// A third variant, "context", is the app made with createApp({ asyncContext: true }) (no otel()).
+//
+//   npx tsx bench/otel-cost.ts [--pairs=15] [--n=20000] [--only=S1,S4] [--variants=api,sdk,context]
 import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -22,13 +24,26 @@ const option = (name: string, fallback: number) =>
 const PAIRS = option("pairs", 15);
 const N = option("n", 20_000);
 const OTHERS_MAX = option("others-max", 0.15);
+const VARIANTS = args
+  .find((arg) => arg.startsWith("--variants="))
+  ?.slice(11)
+  .split(",") ?? ["api", "sdk", "context"];
 const only = args
   .find((arg) => arg.startsWith("--only="))
   ?.slice(7)
   .split(",");
 
+// Each variant's app: `app` as bench/servers/portico-app.ts makes it, then what the variant adds.
+const PORTICO_APP = `import { app } from "./servers/portico-app.ts";`;
 const SETUP: Record<string, string> = {
   off: "",
+  // Not otel(): the app made with createApp({ asyncContext: true }) (currentContext(), issue 44 §6).
+  context: [
+    `import * as middleware from "../src/middleware/mod.ts";`,
+    `import * as portico from "../src/mod.ts";`,
+    `import { benchApp } from "./servers/bench-app.ts";`,
+    `const app = benchApp(portico, middleware, { asyncContext: true });`,
+  ].join("\n"),
   api: `import { otel } from "../src/otel/otel.ts"; app.use(otel());`,
   sdk: [
     `import { otel } from "../src/otel/otel.ts";`,
@@ -60,7 +75,7 @@ for (const [variant, setup] of Object.entries(SETUP)) {
   await build({
     stdin: {
       contents: [
-        `import { app } from "./servers/portico-app.ts";`,
+        variant === "context" ? "" : PORTICO_APP,
         `import { toNodeHandler } from "../src/adapters/node-handler.ts";`,
         `import { runSample } from "./ab-drive.ts";`,
         setup,
@@ -100,7 +115,7 @@ console.log(
 console.log("| scenario | variant | µs/req | off µs/req | ÷ off (median [95 %]) | invalid pairs |");
 console.log("|---|---|---:|---:|---:|---:|");
 for (const scenario of SCENARIOS) {
-  for (const variant of ["api", "sdk"]) {
+  for (const variant of VARIANTS) {
     const ratios: number[] = [];
     const mine: number[] = [];
     const offs: number[] = [];

@@ -27,6 +27,7 @@ export {
   type RegisteredState,
   type ResponseTransform,
 } from "./context/context.ts";
+export { currentContext } from "./context/current.ts";
 export type {
   BlockHandler,
   Connectable,
@@ -138,6 +139,7 @@ export {
 export type { NamespaceCallback, ScopeErrorHandler, ScopeNotFoundHandler } from "./router/scope.ts";
 export type { FileAccess, FileInfo } from "./runtime/files.ts";
 export type {
+  AsyncStorage,
   Broadcast,
   Coding,
   Compressor,

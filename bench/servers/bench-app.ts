@@ -5,7 +5,11 @@ import type * as Middleware from "../../src/middleware/mod.ts";
 import type * as Portico from "../../src/mod.ts";
 
 /** The benchmark app, made with `portico` and `middleware` (the modules of one build). */
-export function benchApp(portico: typeof Portico, middleware: typeof Middleware): Portico.App {
+export function benchApp(
+  portico: typeof Portico,
+  middleware: typeof Middleware,
+  options: Portico.AppOptions = {},
+): Portico.App {
   const { createApp, defineEndpoint, defineError, defineView, t } = portico;
   const { cors, logger, secureHeaders } = middleware;
   const Json = defineView({ json: (data: object) => data });
@@ -28,7 +32,7 @@ export function benchApp(portico: typeof Portico, middleware: typeof Middleware)
     },
   });
 
-  const app = createApp();
+  const app = createApp(options);
   // S1 as ../shared/bench-independent writes it: the content type said.
   app.get("/", (ctx) => {
     ctx.response.headers.set("content-type", "text/plain");

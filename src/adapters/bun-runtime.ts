@@ -1,7 +1,9 @@
 // Bun, as the app finds it with `Bun.serve(app)` or `export default app`: the server `fetch` gets as
 // its second argument tells the peer, upgrades (`server.upgrade`) and lifts idle timeouts.
+
 import type { Runtime, UpgradeShim } from "../runtime/runtime.ts";
 import type { BunSocketData } from "../ws/bun-handlers.ts";
+import { builtinAsyncStorage } from "./async-storage.ts";
 import { bunFiles } from "./files.ts";
 
 interface BunServer {
@@ -37,6 +39,7 @@ interface BunServerInfo {
 /** Bun's runtime: the server passed to `fetch` tells the peer, upgrades, and lifts idle timeouts. */
 export const bunRuntime: Runtime = {
   name: "Bun",
+  asyncStorage: builtinAsyncStorage,
   peer(request, env) {
     const server = env as Partial<BunServerInfo> | null | undefined;
     return typeof server?.requestIP === "function"

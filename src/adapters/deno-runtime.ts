@@ -1,7 +1,9 @@
 // Deno, as the app finds it when served by `Deno.serve(app.fetch)` or `deno serve`: the peer from the
 // connection info `fetch` gets as its second argument, websockets through `Deno.upgradeWebSocket`.
+
 import type { Runtime, UpgradeShim } from "../runtime/runtime.ts";
 import { forwardEvents, type StandardWebSocket, standardTransport } from "../ws/whatwg-transport.ts";
+import { builtinAsyncStorage } from "./async-storage.ts";
 import { denoFiles } from "./files.ts";
 
 type UpgradeWebSocket = (
@@ -35,6 +37,7 @@ export const onDeno: boolean = upgradeWebSocket !== undefined;
 /** Deno's runtime. It closes a request with its websocket handshake: the core keeps what it said first. */
 export const denoRuntime: Runtime = {
   name: "Deno",
+  asyncStorage: builtinAsyncStorage,
   peer(_request, env) {
     const info = env as Partial<DenoServeInfo> | null | undefined;
     const address = typeof info === "object" && info !== null ? info.remoteAddr : undefined;

@@ -1,6 +1,7 @@
 // The runtimes that call `app.fetch` themselves (no server adapter): the app is given the one it runs
 // on when it is made (`src/create-app.ts`).
 import { NO_RUNTIME, type Runtime } from "../runtime/runtime.ts";
+import { builtinAsyncStorage } from "./async-storage.ts";
 import { bunRuntime, onBun } from "./bun-runtime.ts";
 import { denoRuntime, onDeno } from "./deno-runtime.ts";
 import { nodeFiles } from "./files.ts";
@@ -20,5 +21,5 @@ export const fetchRuntime: Runtime = onBun
     : onWorkerd
       ? workersRuntime
       : onNode
-        ? { ...NO_RUNTIME, files: nodeFiles }
+        ? { ...NO_RUNTIME, files: nodeFiles, asyncStorage: builtinAsyncStorage }
         : NO_RUNTIME;

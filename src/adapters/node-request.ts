@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import { FastRequest, type OriginForm } from "../fast-path/fast-path.ts";
 import { ByteBuffer } from "../http/byte-buffer.ts";
 import type { Runtime, UpgradeShim } from "../runtime/runtime.ts";
+import { builtinAsyncStorage } from "./async-storage.ts";
 import { nodeFiles } from "./files.ts";
 import { nodeCompressors } from "./node-compress.ts";
 
@@ -34,6 +35,7 @@ export const nodeRuntime: Runtime = {
   compressor: (coding) => nodeCompressors[coding],
   resumed: () => false,
   files: nodeFiles,
+  asyncStorage: builtinAsyncStorage,
 };
 
 class IncomingRequest extends FastRequest {

@@ -1,7 +1,9 @@
 // Workers (workerd), as the app finds it with `export default app`: websockets through a
 // `WebSocketPair`, the client end returned in a 101 response; the peer from `CF-Connecting-IP`.
+
 import type { Runtime, UpgradeShim } from "../runtime/runtime.ts";
 import { forwardEvents, type StandardWebSocket, standardTransport } from "../ws/whatwg-transport.ts";
+import { builtinAsyncStorage } from "./async-storage.ts";
 
 type Pair = new () => Record<0 | 1, StandardWebSocket & { accept(): void }>;
 
@@ -32,6 +34,7 @@ const workersShim: UpgradeShim | undefined =
 /** The Workers runtime. */
 export const workersRuntime: Runtime = {
   name: "Workers",
+  asyncStorage: builtinAsyncStorage,
   peer: (request) => (onCloudflare ? (request.headers.get("cf-connecting-ip") ?? undefined) : undefined),
   upgrade: () => workersShim,
   keepOpen: () => {},

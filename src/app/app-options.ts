@@ -55,6 +55,12 @@ export interface AppOptions {
   /** How topics' presence (`socket.subscribe(topic, { presence })`) is kept across instances. */
   readonly presence?: PresenceOptions | undefined;
   /**
+   * Keep each request's context where `currentContext()` finds it, from code that was not given `ctx`
+   * (through the runtime's `AsyncLocalStorage`: Node, Bun, Deno, Workers with `nodejs_compat`; elsewhere
+   * `createApp` throws). Default `false`: it costs every request.
+   */
+  readonly asyncContext?: boolean;
+  /**
    * What the runtime that calls `app.fetch` can do (peer address, websocket upgrades). `createApp`
    * sets the one it runs on (Bun, Deno, workerd), and server adapters (`portico/node`) pass their own;
    * set it only for a host Portico does not know.

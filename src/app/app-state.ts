@@ -5,6 +5,7 @@ import type { ErrorRendering } from "../errors/render-error.ts";
 import type { TopicHub } from "../pubsub/hub.ts";
 import type { RouteTable } from "../router/route-table.ts";
 import type { Scope } from "../router/scope.ts";
+import type { AsyncStorage } from "../runtime/runtime.ts";
 import type { SocketController } from "../ws/socket-controller.ts";
 
 /** Where the app reports failures (500s, failing error handlers, websocket errors) and mistakes. */
@@ -77,4 +78,6 @@ export interface AppState {
   /** The namespaces' `notFound` handlers. */
   readonly notFounds: NamespaceNotFound[];
   hasWebSockets: boolean;
+  /** Where `currentContext()` finds a request's context (`createApp({ asyncContext: true })`). */
+  readonly contexts: AsyncStorage | undefined;
 }

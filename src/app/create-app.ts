@@ -1,4 +1,5 @@
 import type { Context, ExecutionContext, RegisteredEnv } from "../context/context.ts";
+import { contextStorage } from "../context/current.ts";
 import { resolveLimits } from "../context/limits.ts";
 import type { Recovery, Topic } from "../context/socket.ts";
 import type { ErrorRendering } from "../errors/render-error.ts";
@@ -80,6 +81,7 @@ export class App<TEnv = RegisteredEnv> extends Router<TEnv> {
       started: true,
       closers: [],
       hasWebSockets: false,
+      contexts: options.asyncContext === true ? contextStorage(options.runtime ?? NO_RUNTIME) : undefined,
     };
     const listed: RouteInfo[] = [];
     const names = new Set<string>();

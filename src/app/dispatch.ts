@@ -49,7 +49,14 @@ export function dispatch(
     executionContext,
     state.limits,
   );
-  const route = target.asterisk ? state.asterisk : findRoute(state, ctx);
+  const contexts = state.contexts;
+  if (contexts !== undefined) return contexts.run(ctx, () => answer(state, ctx, target.asterisk));
+  return answer(state, ctx, target.asterisk);
+}
+
+// Steps 3–5 for a request given its context (inside `currentContext()`'s store, when the app keeps one).
+function answer(state: AppState, ctx: Context, asterisk: boolean): ResponseParts | Pending<ResponseParts> {
+  const route = asterisk ? state.asterisk : findRoute(state, ctx);
   const pending = runChain(state, ctx, route.scopes, route.run);
   const scopes = route.scopes;
   if (pending !== undefined) return later(pending, () => handOver(state, ctx, respond(state, ctx, scopes)));

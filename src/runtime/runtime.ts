@@ -130,6 +130,20 @@ export interface Runtime {
   readonly releasesUpgradedRequest?: boolean;
   /** Its file system, where it has one (`serveStatic()` reads through it): Node, Bun and Deno. */
   readonly files?: FileAccess | undefined;
+  /**
+   * Makes a store that follows asynchronous work (Node's `AsyncLocalStorage`), where the runtime has one:
+   * Node, Bun, Deno, and Workers with `nodejs_compat`. `createApp({ asyncContext: true })` keeps each
+   * request's context in it.
+   */
+  readonly asyncStorage?: (() => AsyncStorage | undefined) | undefined;
+}
+
+/** What `AsyncLocalStorage` offers the core: a value for a call and everything it starts. */
+export interface AsyncStorage {
+  /** Runs `callback` with `value` as the store, for it and the asynchronous work it starts. */
+  run<TResult>(value: unknown, callback: () => TResult): TResult;
+  /** The store where this runs, or `undefined` outside any `run`. */
+  getStore(): unknown;
 }
 
 /** The runtime of an app with none to ask (`app.request()` in tests, an unknown host). */

@@ -93,6 +93,7 @@ type MiniflareClass = new (options: {
   modules: boolean;
   script: string;
   compatibilityDate: string;
+  compatibilityFlags?: string[];
   host: string;
   port: number;
   durableObjects?: Record<string, string>;
@@ -121,6 +122,7 @@ export async function startWorker(
   port = 0,
   durableObjects?: Record<string, string>,
   assets?: { readonly directory: string; readonly binding: string },
+  compatibilityFlags: readonly string[] = [],
 ): Promise<StartedWorker> {
   const { build } = await import("esbuild");
   const testsDir = join(root, "tests");
@@ -175,6 +177,7 @@ export async function startWorker(
     modules: true,
     script: bundle.outputFiles[0]!.text,
     compatibilityDate: "2026-04-01",
+    compatibilityFlags: [...compatibilityFlags],
     host: "127.0.0.1",
     port,
     ...(durableObjects ? { durableObjects } : {}),

@@ -115,6 +115,18 @@ for (const [runtime, start] of Object.entries(RUNTIMES)) {
       assert.deepEqual(doc.servers, [{ url: "https://public.example" }]);
     });
 
+    test("currentContext(): each of twenty concurrent requests finds its own context after an await", async () => {
+      const server = await start({});
+      servers.push(server);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const res = await fetch(`${server.origin}/current`);
+          return [await res.text(), res.headers.get("x-request-id")];
+        }),
+      );
+      for (const [body, id] of answers) assert.equal(body, id);
+    });
+
     test("a client that reaches the app directly cannot choose its URL (GHSA-444r-cwp2-x5xf)", async () => {
       const server = await start({ TRUST_PROXY: "10.0.0.0/8" });
       servers.push(server);
@@ -260,6 +272,37 @@ for (const [runtime, start] of Object.entries(RUNTIMES)) {
     });
   });
 }
+
+describe("currentContext() on workerd", () => {
+  test("with nodejs_compat each concurrent request finds its own context; without it, createApp says what is missing", async () => {
+    const entry = join(root, "tests/runtimes/entries/context-worker.ts");
+    const worker = await startWorker(entry, 0, undefined, undefined, ["nodejs_compat"]);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const res = await fetch(`${worker.origin}/current`);
+          return [await res.text(), res.headers.get("x-request-id")];
+        }),
+      );
+      for (const [body, id] of answers) assert.equal(body, id);
+    } finally {
+      await worker.stop();
+    }
+    // Without the flag the Worker fails as it loads, and workerd prints why (Miniflare then rejects).
+    const printed: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      printed.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      await assert.rejects(startWorker(entry), /failed to start/);
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.match(printed.join(""), /needs AsyncLocalStorage.*nodejs_compat/);
+  });
+});
 
 describe("static files on workerd, through the static-assets binding", () => {
   let worker: Awaited<ReturnType<typeof startWorker>> | undefined;

@@ -4,7 +4,7 @@
 // static files from $STATIC_ROOT.
 import { setCookie } from "../../../src/cookie/mod.ts";
 import { csrf } from "../../../src/middleware/mod.ts";
-import { createApp } from "../../../src/mod.ts";
+import { createApp, currentContext } from "../../../src/mod.ts";
 import { openapi, serveDocument } from "../../../src/openapi/mod.ts";
 import { serveStatic } from "../../../src/static/serve-static.ts";
 import { envVar, serveHere } from "../serve-here.ts";
@@ -17,7 +17,15 @@ const app = createApp({
     info: (message) => console.log(message),
   },
   ...(trust ? { trustProxy: { addresses: trust.split(","), header } } : {}),
+  asyncContext: true,
 });
+
+// Code that is not given ctx: what currentContext() finds after an await.
+async function requestId(): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 5)));
+  return currentContext()?.request.id ?? "none";
+}
+app.get("/current", async (ctx) => ctx.response.write(await requestId()));
 
 let accepted = 0;
 let answered = 0;
