@@ -190,6 +190,13 @@ export async function startWorker(
         }
       : {}),
   });
-  const url = await mf.ready;
+  let url: URL;
+  try {
+    url = await mf.ready;
+  } catch (error) {
+    // A Worker that fails as it loads: its runtime is let go, or it would keep the test process alive.
+    await mf.dispose().catch(() => {});
+    throw error;
+  }
   return { origin: url.origin, stop: () => mf.dispose() };
 }
